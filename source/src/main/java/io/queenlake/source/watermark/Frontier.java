@@ -1,0 +1,146 @@
+package io.queenlake.source.watermark;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * The broker-time frontier of one source reader: per split, how far the broker's clock is known to
+ * be complete, and from that the reader's watermark (DESIGN.md "Time"). Pure: events in, one answer
+ * out; the split reader feeds it and nothing else computes a watermark.
+ *
+ * <p>Rules, each in broker microseconds:
+ *
+ * <ul>
+ *   <li>a split that has read up to the {@code lastOffset} reported by the last complete discovery
+ *       pass (safeTime {@code S}) is caught up: its frontier is {@code S - guard};
+ *   <li>a split that is behind has the stamp of the last record it read minus 1 (records of one push
+ *       share a stamp), never above {@code S - guard};
+ *   <li>a split never read and not caught up has no frontier and holds the watermark;
+ *   <li>a reader with no split follows {@code S - guard};
+ *   <li>no frontier and no watermark ever moves back: an earlier promise stays true, since every
+ *       record stamped at or below an earlier pass's {@code S} was in that pass.
+ * </ul>
+ */
+public final class Frontier {
+
+    private final long guardMicros;
+    private final Map<String, SplitFrontier> splits = new HashMap<>();
+    private long passSafeTime = Long.MIN_VALUE;
+    private long watermarkMillis = Long.MIN_VALUE;
+
+    public Frontier(long guardMicros) {
+        if (guardMicros < 0) {
+            throw new IllegalArgumentException("the safe-time guard must be >= 0 microseconds, got " + guardMicros);
+        }
+        this.guardMicros = guardMicros;
+    }
+
+    /** A split joins this reader; {@code nextOffset} is the first offset it will read. */
+    public void addSplit(String splitId, long nextOffset) {
+        splits.putIfAbsent(splitId, new SplitFrontier(nextOffset));
+    }
+
+    public void removeSplit(String splitId) {
+        splits.remove(splitId);
+    }
+
+    /**
+     * A complete discovery pass: its safeTime (the minimum over its pages) and the last offset of
+     * each of this reader's splits it knows ({@code -1} for an empty partition). A split the pass
+     * does not mention cannot be caught up against it; it advances only on what it reads.
+     */
+    public void onPass(long safeTimeMicros, Map<String, Long> lastOffsets) {
+        passSafeTime = Math.max(passSafeTime, safeTimeMicros);
+        for (Map.Entry<String, SplitFrontier> e : splits.entrySet()) {
+            Long lastOffset = lastOffsets.get(e.getKey());
+            SplitFrontier split = e.getValue();
+            // Caught up is only ever judged against the pass that gave this safeTime.
+            split.passLastOffset = lastOffset == null ? Long.MIN_VALUE : lastOffset;
+            split.advance(passSafeTime, guardMicros);
+        }
+    }
+
+    /** Records were read from a split: the stamp of the last one, and the next offset to read. */
+    public void onRecords(String splitId, long lastTsMicros, long nextOffset) {
+        SplitFrontier split = splits.get(splitId);
+        if (split == null) {
+            throw new IllegalStateException("records for split " + splitId + " that this reader does not own");
+        }
+        split.nextOffset = Math.max(split.nextOffset, nextOffset);
+        split.lastTs = Math.max(split.lastTs, lastTsMicros);
+        split.advance(passSafeTime, guardMicros);
+    }
+
+    /** The split's frontier in microseconds, empty while it holds the watermark. */
+    public OptionalLong frontierMicros(String splitId) {
+        SplitFrontier split = splits.get(splitId);
+        return split == null || split.frontier == Long.MIN_VALUE
+                ? OptionalLong.empty()
+                : OptionalLong.of(split.frontier);
+    }
+
+    /**
+     * The reader's watermark in Flink milliseconds: the promise that no record with
+     * {@code floor(ts / 1000) <= W} is still to come. Empty until there is one; never decreases.
+     */
+    public OptionalLong watermarkMillis() {
+        long frontier;
+        if (splits.isEmpty()) {
+            if (passSafeTime == Long.MIN_VALUE) {
+                return current();
+            }
+            frontier = passSafeTime - guardMicros;
+        } else {
+            frontier = Long.MAX_VALUE;
+            for (SplitFrontier split : splits.values()) {
+                if (split.frontier == Long.MIN_VALUE) {
+                    return current();
+                }
+                frontier = Math.min(frontier, split.frontier);
+            }
+        }
+        watermarkMillis = Math.max(watermarkMillis, toWatermarkMillis(frontier));
+        return current();
+    }
+
+    /** {@code W = floor((F + 1) / 1000) - 1}: the greatest millisecond wholly at or below {@code F}. */
+    static long toWatermarkMillis(long frontierMicros) {
+        return Math.floorDiv(frontierMicros + 1, 1000L) - 1;
+    }
+
+    private OptionalLong current() {
+        return watermarkMillis == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(watermarkMillis);
+    }
+
+    private static final class SplitFrontier {
+        long nextOffset;
+        long lastTs = Long.MIN_VALUE;
+        long passLastOffset = Long.MIN_VALUE;
+        long frontier = Long.MIN_VALUE;
+
+        SplitFrontier(long nextOffset) {
+            this.nextOffset = nextOffset;
+        }
+
+        /**
+         * Caught up only against a pass that reported this split's last offset; a split assigned
+         * after the pass can still advance on what it read, capped by the pass's safeTime.
+         */
+        void advance(long passSafeTime, long guard) {
+            if (passSafeTime == Long.MIN_VALUE) {
+                return; // no complete pass yet: nothing is known about the broker's clock
+            }
+            long ceiling = passSafeTime - guard;
+            long candidate;
+            if (passLastOffset != Long.MIN_VALUE && nextOffset > passLastOffset) {
+                candidate = ceiling;
+            } else if (lastTs != Long.MIN_VALUE) {
+                candidate = Math.min(lastTs - 1, ceiling);
+            } else {
+                return;
+            }
+            frontier = Math.max(frontier, candidate);
+        }
+    }
+}
