@@ -13,6 +13,9 @@ import java.util.List;
  */
 public interface ObjectEncoder {
 
+    /** The implementation name and version every writer string starts with. */
+    String WRITER = "queen-lake/0.1.0";
+
     /**
      * Encodes {@code records} into {@code out}. Does not close {@code out}.
      *

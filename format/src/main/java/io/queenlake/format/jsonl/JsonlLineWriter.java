@@ -1,0 +1,104 @@
+package io.queenlake.format.jsonl;
+
+import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.model.Micros;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Builds the exact bytes of JSONL lines into one reusable buffer:
+ * {@code {"partition":..,"offset":N,"transactionId":..,"ts":"...ffffffZ","payload":<raw>}\n}.
+ * The payload is spliced verbatim (raw {@code \n}/{@code \r} become spaces), {@code null} when
+ * empty, and a JSON string of its bytes when it is not JSON. Per-record work avoids allocation:
+ * the escaped partition and the stamp's per-second prefix are cached, since consecutive lines
+ * mostly share them. Not thread-safe: one per encode call.
+ */
+final class JsonlLineWriter {
+
+    private static final byte[] PARTITION = ascii("{\"partition\":");
+    private static final byte[] OFFSET = ascii(",\"offset\":");
+    private static final byte[] TRANSACTION = ascii(",\"transactionId\":");
+    private static final byte[] TS = ascii(",\"ts\":\"");
+    private static final byte[] PAYLOAD = ascii("\",\"payload\":");
+    private static final byte[] NULL = ascii("null");
+    private static final byte[] END = ascii("}\n");
+    private static final int SECOND_PREFIX = 20;
+
+    final LineBuffer buffer;
+    private final JsonValidator validator = new JsonValidator();
+    private final LineBuffer scratch = new LineBuffer(256);
+
+    private String lastPartition;
+    private byte[] lastPartitionQuoted;
+    private long lastSecond = Long.MIN_VALUE;
+    private final byte[] secondPrefix = new byte[SECOND_PREFIX];
+
+    JsonlLineWriter(int capacity) {
+        buffer = new LineBuffer(capacity);
+    }
+
+    void append(LogRecord r) {
+        LineBuffer b = buffer;
+        b.put(PARTITION);
+        b.put(quotedPartition(r.partition()));
+        b.put(OFFSET);
+        b.putLong(r.offset());
+        b.put(TRANSACTION);
+        String txn = r.transactionId();
+        if (txn.isEmpty()) {
+            b.put((byte) '"');
+            b.put((byte) '"');
+        } else {
+            JsonStringEscaper.quoteInto(txn, b);
+        }
+        b.put(TS);
+        appendStamp(r.tsMicros());
+        b.put(PAYLOAD);
+        appendPayload(r.payload());
+        b.put(END);
+    }
+
+    private byte[] quotedPartition(String partition) {
+        if (partition != lastPartition && !partition.equals(lastPartition)) {
+            scratch.size = 0;
+            JsonStringEscaper.quoteInto(partition, scratch);
+            lastPartitionQuoted = scratch.toByteArray();
+            lastPartition = partition;
+        }
+        return lastPartitionQuoted;
+    }
+
+    private void appendStamp(long micros) {
+        long second = Math.floorDiv(micros, Micros.PER_SECOND);
+        if (second != lastSecond) {
+            Micros.renderSecondPrefix(second, secondPrefix, 0);
+            lastSecond = second;
+        }
+        LineBuffer b = buffer;
+        b.ensure(SECOND_PREFIX + 7);
+        System.arraycopy(secondPrefix, 0, b.bytes, b.size, SECOND_PREFIX);
+        b.size = Micros.writeFraction((int) (micros - second * Micros.PER_SECOND), b.bytes, b.size + SECOND_PREFIX);
+    }
+
+    private void appendPayload(byte[] payload) {
+        if (payload.length == 0) {
+            buffer.put(NULL);
+        } else if (validator.isValid(payload)) {
+            int start = buffer.size;
+            buffer.put(payload);
+            if (validator.sawLineBreak()) {
+                byte[] bytes = buffer.bytes;
+                for (int i = start, end = buffer.size; i < end; i++) {
+                    if (bytes[i] == '\n' || bytes[i] == '\r') {
+                        bytes[i] = ' ';
+                    }
+                }
+            }
+        } else {
+            JsonStringEscaper.quoteBytesInto(payload, buffer);
+        }
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}
