@@ -3,28 +3,37 @@ package io.queenlake.format.parquet;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.window.ObjectEncoder;
 import io.queenlake.format.window.ObjectLabels;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
-/** Placeholder until the Parquet envelope writer lands; every call refuses. */
+/**
+ * The {@code format=parquet} encoder of the lake contract: one envelope row per record, zstd
+ * (level 3) or snappy, row groups of 100,000 records, a fixed {@code created_by} and footer
+ * metadata {@code queen.envelope}, {@code queen.queue}, {@code queen.tenant}. Stateless and safe
+ * to share; each {@link #encode} builds its own writer.
+ */
 public final class ParquetObjectEncoder implements ObjectEncoder {
-    private final String codec;
+    private final ParquetSettings settings;
+    private final String compression;
 
-    private ParquetObjectEncoder(String codec) {
-        this.codec = codec;
+    private ParquetObjectEncoder(CompressionCodecName codec, String compression) {
+        this.settings = ParquetSettings.pinned(codec);
+        this.compression = compression;
     }
 
     public static ParquetObjectEncoder zstd() {
-        return new ParquetObjectEncoder("zstd");
+        return new ParquetObjectEncoder(CompressionCodecName.ZSTD, "zstd");
     }
 
     public static ParquetObjectEncoder snappy() {
-        return new ParquetObjectEncoder("snappy");
+        return new ParquetObjectEncoder(CompressionCodecName.SNAPPY, "snappy");
     }
 
     @Override
-    public void encode(List<LogRecord> records, ObjectLabels labels, OutputStream out) {
-        throw new UnsupportedOperationException("Parquet encoder not written yet");
+    public void encode(List<LogRecord> records, ObjectLabels labels, OutputStream out) throws IOException {
+        new ParquetWindowWriter(settings).write(records, labels, out);
     }
 
     @Override
@@ -39,11 +48,11 @@ public final class ParquetObjectEncoder implements ObjectEncoder {
 
     @Override
     public String compression() {
-        return codec;
+        return compression;
     }
 
     @Override
     public String describe() {
-        return "queen-lake/0.1.0 parquet " + codec;
+        return "queen-lake/" + ParquetSettings.WRITER_VERSION + " parquet+" + compression;
     }
 }
