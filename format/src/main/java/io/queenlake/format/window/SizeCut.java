@@ -1,0 +1,91 @@
+package io.queenlake.format.window;
+
+import io.queenlake.format.model.LogRecord;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * Cuts a window whose weight reaches the target into consecutive windows at record-stamp
+ * boundaries (DESIGN.md "Windows"): scan the records in {@code ts} order, keep every group of
+ * equal {@code ts} together, and cut at the first {@code ts} where the running weight has already
+ * reached the target; then start again from zero. The weight of a record is
+ * {@link LogRecord#weight()} (its payload bytes, at least one). Cut points depend on the record
+ * set alone, never on arrival order, and no slice is ever empty.
+ */
+public final class SizeCut {
+
+    private SizeCut() {}
+
+    /** One window after cutting: {@code [tStart, tEnd)} and its records, in their input order. */
+    public record Slice(long tStart, long tEnd, List<LogRecord> records) {
+        public Slice {
+            records = List.copyOf(records);
+        }
+    }
+
+    /** The stamps at which a new window starts, ascending; empty when no cut is needed. */
+    public static long[] cutStamps(Collection<LogRecord> records, long targetBytes) {
+        if (targetBytes < 1) {
+            throw new IllegalArgumentException("the size-cut target must be at least 1 byte, got " + targetBytes);
+        }
+        int n = records.size();
+        long[] ts = new long[n];
+        long[] weight = new long[n];
+        long[][] pairs = new long[n][];
+        int i = 0;
+        for (LogRecord r : records) {
+            pairs[i++] = new long[] {r.tsMicros(), r.weight()};
+        }
+        Arrays.sort(pairs, (a, b) -> Long.compare(a[0], b[0]));
+        for (i = 0; i < n; i++) {
+            ts[i] = pairs[i][0];
+            weight[i] = pairs[i][1];
+        }
+        long[] cuts = new long[8];
+        int cutCount = 0;
+        long running = 0;
+        for (i = 0; i < n; ) {
+            long groupTs = ts[i];
+            if (running >= targetBytes) {
+                if (cutCount == cuts.length) {
+                    cuts = Arrays.copyOf(cuts, cutCount * 2);
+                }
+                cuts[cutCount++] = groupTs;
+                running = 0;
+            }
+            while (i < n && ts[i] == groupTs) {
+                running += weight[i++];
+            }
+        }
+        return Arrays.copyOf(cuts, cutCount);
+    }
+
+    /**
+     * Cuts the window {@code [tStart, tEnd)} holding {@code records} (any order); a window under
+     * the target comes back whole.
+     */
+    public static List<Slice> cut(long tStart, long tEnd, Collection<LogRecord> records, long targetBytes) {
+        long[] cuts = cutStamps(records, targetBytes);
+        List<List<LogRecord>> parts = new ArrayList<>(cuts.length + 1);
+        for (int i = 0; i <= cuts.length; i++) {
+            parts.add(new ArrayList<>());
+        }
+        for (LogRecord r : records) {
+            if (r.tsMicros() < tStart || r.tsMicros() >= tEnd) {
+                throw new IllegalArgumentException("record " + r + " lies outside the window [" + tStart + ", "
+                        + tEnd + "): only records of the window may be cut");
+            }
+            int slot = Arrays.binarySearch(cuts, r.tsMicros());
+            parts.get(slot >= 0 ? slot + 1 : -slot - 1).add(r);
+        }
+        List<Slice> slices = new ArrayList<>(parts.size());
+        for (int i = 0; i < parts.size(); i++) {
+            long start = i == 0 ? tStart : cuts[i - 1];
+            long end = i == cuts.length ? tEnd : cuts[i];
+            slices.add(new Slice(start, end, parts.get(i)));
+        }
+        return slices;
+    }
+}
