@@ -1,0 +1,87 @@
+package io.queenlake.devstack.broker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.time.format.DateTimeParseException;
+
+/**
+ * {@code POST /api/v1/fetch/offsets}: per entry, the first stored record stamped at or after a time
+ * given in epoch milliseconds (or ISO, cut to milliseconds); {@code null} when nothing is that late.
+ */
+final class FetchOffsetsRoute implements Route {
+
+    private static final String BAD_TIMESTAMP =
+            "timestamp must be a non-negative number of epoch milliseconds or an ISO-8601 time";
+
+    private final BrokerState state;
+
+    FetchOffsetsRoute(BrokerState state) {
+        this.state = state;
+    }
+
+    @Override
+    public void handle(Call call, Reply reply) throws IOException {
+        JsonNode body = WireJson.tree(call.body());
+        JsonNode list = body.get("entries");
+        if (list != null && !list.isNull() && !list.isArray()) {
+            throw WireError.badBody("entries must be an array");
+        }
+        int n = list == null || list.isNull() ? 0 : list.size();
+        if (n > FetchRoute.MAX_ENTRIES) {
+            throw WireError.badRequest("too many entries");
+        }
+        String[] queues = new String[n];
+        String[] partitions = new String[n];
+        long[] millis = new long[n];
+        for (int i = 0; i < n; i++) {
+            JsonNode e = list.get(i);
+            queues[i] = WireJson.text(e.get("queue"), "entry " + i + ": queue");
+            partitions[i] = WireJson.partitionName(e.get("partition"));
+            millis[i] = timestampMillis(e.get("timestamp"));
+        }
+        JsonOut out = reply.json(200);
+        out.ascii("{\"entries\":[");
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                out.raw((byte) ',');
+            }
+            renderEntry(call.tenant(), queues[i], partitions[i], millis[i], out);
+        }
+        out.ascii("]}");
+        reply.send();
+    }
+
+    private void renderEntry(String tenant, String queue, String partition, long millis, JsonOut out) {
+        out.raw((byte) '{').field("queue").string(queue).raw((byte) ',').field("partition").string(partition);
+        BrokerQueue q = state.queue(tenant, queue);
+        PartitionLog log = q == null ? null : q.partition(partition);
+        StoredRecord first = log == null ? null : log.firstAtOrAfter(Math.multiplyExact(millis, 1_000L));
+        PartitionLog.Bounds b = log == null ? new PartitionLog.Bounds(0, 0) : log.bounds();
+        out.ascii(",\"offset\":");
+        if (first == null) {
+            out.nul().ascii(",\"ts\":").nul();
+        } else {
+            out.number(first.offset()).ascii(",\"ts\":").iso(first.stamp());
+        }
+        out.ascii(",\"highWatermark\":").number(b.highWatermark()).ascii(",\"logStartOffset\":").number(b.logStart());
+        if (q == null) {
+            out.ascii(",\"error\":").string(FetchRoute.UNKNOWN);
+        }
+        out.raw((byte) '}');
+    }
+
+    static long timestampMillis(JsonNode ts) {
+        if (ts != null && ts.isIntegralNumber() && ts.canConvertToLong() && ts.longValue() >= 0
+                && ts.longValue() <= Long.MAX_VALUE / 1_000L) {
+            return ts.longValue();
+        }
+        if (ts != null && ts.isTextual()) {
+            try {
+                return Math.floorDiv(BrokerTime.parseMicros(ts.textValue()), 1_000L);
+            } catch (DateTimeParseException | ArithmeticException e) {
+                throw WireError.badRequest(BAD_TIMESTAMP);
+            }
+        }
+        throw WireError.badRequest(BAD_TIMESTAMP);
+    }
+}
