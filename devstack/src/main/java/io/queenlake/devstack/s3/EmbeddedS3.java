@@ -1,0 +1,167 @@
+package io.queenlake.devstack.s3;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.gaul.s3proxy.S3Proxy;
+import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
+
+/**
+ * An S3 API server on 127.0.0.1 for the demo and the tests: S3Proxy in-process over its filesystem
+ * store, SigV4 with one static key pair, path-style addressing, one bucket created at start.
+ *
+ * <p>It owns the server's life cycle ({@link #stop()}, {@link #restart()} on the same port and
+ * folder, {@link #close()}) and the mapping from a bucket or key to the folder or file that holds
+ * it: bucket {@code b} is the folder {@code dir/b} and key {@code a/b/c.jsonl} the file
+ * {@code dir/b/a/b/c.jsonl}, so the lake is a plain folder DuckDB can read. Everything stored is on
+ * disk, so a stop loses nothing but the requests in flight. It never serves anything but loopback
+ * and never runs without authentication.
+ */
+public final class EmbeddedS3 implements AutoCloseable {
+
+    /** Region clients sign with; S3Proxy checks the signature, not the region name. */
+    public static final String REGION = "us-east-1";
+
+    private static final String HOST = "127.0.0.1";
+    /**
+     * No graceful shutdown: a stop should look like an outage, and Jetty's graceful mode would wait
+     * for clients' idle keep-alive connections (the JDK keeps those JVM-wide) until it times out.
+     */
+    private static final long STOP_TIMEOUT_MS = 0;
+    /** A handful of threads is plenty for tests on two cores; S3Proxy's default is 200. */
+    private static final int JETTY_MAX_THREADS = 32;
+
+    private final EmbeddedS3Options options;
+    private int port;
+    private S3Proxy proxy;
+
+    private EmbeddedS3(EmbeddedS3Options options) {
+        this.options = options;
+        this.port = options.port();
+    }
+
+    /** Creates the folder and the bucket if missing and serves them; returns once the port accepts. */
+    public static EmbeddedS3 start(EmbeddedS3Options options) {
+        EmbeddedS3 s3 = new EmbeddedS3(options);
+        s3.serve();
+        return s3;
+    }
+
+    /** {@code http://127.0.0.1:<port>}: the port bound at the first start, kept across restarts. */
+    public URI endpoint() {
+        return URI.create("http://" + HOST + ":" + port);
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String bucket() {
+        return options.bucket();
+    }
+
+    public String accessKey() {
+        return options.accessKey();
+    }
+
+    public String secretKey() {
+        return options.secretKey();
+    }
+
+    /** The folder whose sub-folders are the buckets. */
+    public Path dir() {
+        return options.dir();
+    }
+
+    /** The folder that holds the objects of the bucket created at start. */
+    public Path bucketDir() {
+        return bucketDir(options.bucket());
+    }
+
+    /** The folder that holds the objects of {@code bucket} (it exists once the bucket does). */
+    public Path bucketDir(String bucket) {
+        return contained(options.dir(), bucket, "bucket");
+    }
+
+    /** The file that holds the object {@code key} of the start bucket once it is written. */
+    public Path fileOf(String key) {
+        return contained(bucketDir(), key, "key");
+    }
+
+    public synchronized boolean isRunning() {
+        return proxy != null;
+    }
+
+    /** Takes the server down (clients get "connection refused") while keeping every stored byte. */
+    public synchronized void stop() {
+        if (proxy == null) {
+            return;
+        }
+        S3Proxy stopping = proxy;
+        proxy = null;
+        try {
+            stopping.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("The embedded S3 server on " + endpoint() + " did not stop cleanly.", e);
+        }
+    }
+
+    /** Stops the server if it runs and serves the same folder again on the same port. */
+    public synchronized void restart() {
+        stop();
+        serve();
+    }
+
+    @Override
+    public synchronized void close() {
+        stop();
+    }
+
+    private synchronized void serve() {
+        if (proxy != null) {
+            throw new IllegalStateException("The embedded S3 server on " + endpoint() + " is already running: stop it first.");
+        }
+        BlobStore store = new FilesystemNio2BlobStore(existingDir().toString());
+        if (!store.containerExists(options.bucket())) {
+            store.createContainer(options.bucket());
+        }
+        S3Proxy started = S3Proxy.builder()
+                .blobStore(store)
+                .endpoint(endpoint())
+                .awsAuthentication(AuthenticationType.AWS_V4, options.accessKey(), options.secretKey())
+                .jettyMaxThreads(JETTY_MAX_THREADS)
+                .stopTimeout(STOP_TIMEOUT_MS)
+                .build();
+        try {
+            started.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("The embedded S3 server could not listen on " + endpoint()
+                    + " (is the port taken?): pass port 0 or a free port.", e);
+        }
+        proxy = started;
+        port = started.getPort();
+    }
+
+    private Path existingDir() {
+        try {
+            return Files.createDirectories(options.dir());
+        } catch (IOException e) {
+            throw new UncheckedIOException("The embedded S3 folder " + options.dir()
+                    + " cannot be created: choose a writable folder.", e);
+        }
+    }
+
+    /** Resolves a bucket or key below {@code parent}, refusing names that would climb out of it. */
+    private static Path contained(Path parent, String name, String what) {
+        Path resolved = parent.resolve(name).normalize();
+        if (name.isEmpty() || !resolved.startsWith(parent) || resolved.equals(parent)) {
+            throw new IllegalArgumentException("The " + what + " '" + name + "' does not name a path inside "
+                    + parent + ": use a non-empty name without '..' segments.");
+        }
+        return resolved;
+    }
+}
