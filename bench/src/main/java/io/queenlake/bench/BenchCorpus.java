@@ -1,0 +1,68 @@
+package io.queenlake.bench;
+
+import io.queenlake.format.model.LogRecord;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The one corpus every format measurement encodes: seeded, so every run and every encoder sees the
+ * same records, in lake order (ASCII partition names, so UTF-8 order is name order). Payloads are
+ * order-like JSON objects of about 300 bytes, with a short free-text field so they do not compress
+ * unrealistically well.
+ */
+final class BenchCorpus {
+    private static final String[] WORDS = {
+        "express", "gift", "fragile", "weekend", "door", "leave", "call", "first", "floor", "back",
+        "office", "reception", "signature", "pickup", "window", "garage", "neighbour", "code", "late", "ring"
+    };
+    private static final long BASE_TS = 1_791_007_200_000_000L;
+
+    private BenchCorpus() {}
+
+    static List<LogRecord> generate(long seed, int records, int partitions) {
+        Random random = new Random(seed);
+        List<LogRecord> corpus = new ArrayList<>(records);
+        int perPartition = records / partitions;
+        for (int p = 0; p < partitions; p++) {
+            String partition = String.format("customer-%05d", p * 37 % 100_000);
+            int count = p < partitions - 1 ? perPartition : records - perPartition * (partitions - 1);
+            long ts = BASE_TS + random.nextInt(1_000_000);
+            for (int offset = 0; offset < count; offset++) {
+                ts += 1 + random.nextInt(20_000);
+                corpus.add(new LogRecord(partition, "pid-" + p, offset, transactionId(random), ts, payload(random)));
+            }
+        }
+        corpus.sort((a, b) -> a.partition().compareTo(b.partition()) != 0
+                ? a.partition().compareTo(b.partition())
+                : Long.compare(a.offset(), b.offset()));
+        return corpus;
+    }
+
+    private static String transactionId(Random random) {
+        return Long.toHexString(random.nextLong() | Long.MIN_VALUE) + Long.toHexString(random.nextLong() | Long.MIN_VALUE);
+    }
+
+    private static byte[] payload(Random random) {
+        StringBuilder json = new StringBuilder(320);
+        json.append("{\"orderId\":").append(100_000_000 + random.nextInt(900_000_000))
+                .append(",\"status\":\"").append(random.nextBoolean() ? "created" : "paid")
+                .append("\",\"currency\":\"EUR\",\"items\":[");
+        int items = 3 + random.nextInt(2);
+        for (int i = 0; i < items; i++) {
+            json.append(i == 0 ? "" : ",")
+                    .append("{\"sku\":\"SKU-").append(10_000 + random.nextInt(90_000))
+                    .append("\",\"qty\":").append(1 + random.nextInt(9))
+                    .append(",\"price\":").append(random.nextInt(500)).append('.').append(10 + random.nextInt(90))
+                    .append('}');
+        }
+        json.append("],\"total\":").append(random.nextInt(5_000)).append('.').append(10 + random.nextInt(90))
+                .append(",\"note\":\"");
+        for (int w = 0; w < 7; w++) {
+            json.append(w == 0 ? "" : " ").append(WORDS[random.nextInt(WORDS.length)]);
+        }
+        json.append("\"}");
+        return json.toString().getBytes(StandardCharsets.UTF_8);
+    }
+}
