@@ -1,15 +1,15 @@
 package io.queenlake.devstack.s3;
 
+import static io.queenlake.devstack.s3.TestBytes.MIB;
+import static io.queenlake.devstack.s3.TestBytes.concat;
+import static io.queenlake.devstack.s3.TestBytes.random;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +26,6 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 /** A standard S3 client (AWS SDK v2, path-style, SigV4) sees {@link EmbeddedS3} as S3. */
 class AwsSdkAgainstEmbeddedS3Test {
 
-    private static final int MIB = 1024 * 1024;
     private static final String LAKE_KEY = "queen/tenant=00000000-0000-0000-0000-000000000001/queue=orders"
             + "/dt=2026-10-03/hour=06/w-0000000042-1791007200000000-1791007500000000.jsonl.zst";
 
@@ -51,7 +50,7 @@ class AwsSdkAgainstEmbeddedS3Test {
 
     @Test
     void anObjectPutIsReadBackByteForByte() {
-        byte[] bytes = randomBytes(1, 70_000);
+        byte[] bytes = random(1, 70_000);
         client.putObject(b -> b.bucket("lake").key("get/one.bin"), RequestBody.fromBytes(bytes));
 
         assertThat(client.getObjectAsBytes(b -> b.bucket("lake").key("get/one.bin")).asByteArray())
@@ -100,20 +99,13 @@ class AwsSdkAgainstEmbeddedS3Test {
     @Test
     void aCompletedMultipartUploadIsTheConcatenationOfItsParts() throws Exception {
         String key = "multipart/done.bin";
-        byte[] first = randomBytes(2, 5 * MIB);
-        byte[] second = randomBytes(3, 5 * MIB + 17);
-        byte[] last = randomBytes(4, 1000);
+        byte[] first = random(2, 5 * MIB);
+        byte[] second = random(3, 5 * MIB + 17);
+        byte[] last = random(4, 1000);
         String uploadId = client.createMultipartUpload(b -> b.bucket("lake").key(key)).uploadId();
 
-        List<CompletedPart> parts = new ArrayList<>();
-        byte[][] bodies = {first, second, last};
-        for (int i = 0; i < bodies.length; i++) {
-            int partNumber = i + 1;
-            byte[] body = bodies[i];
-            String etag = client.uploadPart(b -> b.bucket("lake").key(key).uploadId(uploadId).partNumber(partNumber),
-                    RequestBody.fromBytes(body)).eTag();
-            parts.add(CompletedPart.builder().partNumber(partNumber).eTag(etag).build());
-        }
+        List<CompletedPart> parts = List.of(
+                uploadPart(key, uploadId, 1, first), uploadPart(key, uploadId, 2, second), uploadPart(key, uploadId, 3, last));
         assertThat(keysUnder("multipart/")).doesNotContain(key);
 
         String etag = client.completeMultipartUpload(b -> b.bucket("lake").key(key).uploadId(uploadId)
@@ -130,8 +122,7 @@ class AwsSdkAgainstEmbeddedS3Test {
     void anAbortedMultipartUploadLeavesNoObjectAndNoFile() throws Exception {
         String key = "multipart/aborted.bin";
         String uploadId = client.createMultipartUpload(b -> b.bucket("lake").key(key)).uploadId();
-        client.uploadPart(b -> b.bucket("lake").key(key).uploadId(uploadId).partNumber(1),
-                RequestBody.fromBytes(randomBytes(5, 5 * MIB)));
+        uploadPart(key, uploadId, 1, random(5, 5 * MIB));
         assertThat(client.listMultipartUploads(b -> b.bucket("lake").prefix(key)).uploads())
                 .extracting(u -> u.uploadId()).containsExactly(uploadId);
 
@@ -147,6 +138,66 @@ class AwsSdkAgainstEmbeddedS3Test {
     }
 
     @Test
+    void aPartBelowFiveMebibytesThatIsNotTheLastFailsTheCompletionAsS3Does() {
+        String key = "multipart/too-small.bin";
+        String uploadId = client.createMultipartUpload(b -> b.bucket("lake").key(key)).uploadId();
+        List<CompletedPart> parts = List.of(
+                uploadPart(key, uploadId, 1, random(6, 5 * MIB - 1)),
+                uploadPart(key, uploadId, 2, random(7, 10)));
+
+        assertThatThrownBy(() -> client.completeMultipartUpload(b -> b.bucket("lake").key(key).uploadId(uploadId)
+                        .multipartUpload(m -> m.parts(parts))))
+                .isInstanceOfSatisfying(S3Exception.class, e -> {
+                    assertThat(e.statusCode()).isEqualTo(400);
+                    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("EntityTooSmall");
+                });
+        assertThat(s3.fileOf(key)).doesNotExist();
+        client.abortMultipartUpload(b -> b.bucket("lake").key(key).uploadId(uploadId));
+    }
+
+    @Test
+    void completingAnUploadAgainAnswersTheSameObjectUntilTheKeyIsOverwritten() {
+        String key = "multipart/twice.bin";
+        byte[] first = random(8, 5 * MIB);
+        byte[] last = random(9, 10);
+        String uploadId = client.createMultipartUpload(b -> b.bucket("lake").key(key)).uploadId();
+        List<CompletedPart> parts = List.of(uploadPart(key, uploadId, 1, first), uploadPart(key, uploadId, 2, last));
+        String etag = client.completeMultipartUpload(b -> b.bucket("lake").key(key).uploadId(uploadId)
+                .multipartUpload(m -> m.parts(parts))).eTag();
+
+        String again = client.completeMultipartUpload(b -> b.bucket("lake").key(key).uploadId(uploadId)
+                .multipartUpload(m -> m.parts(parts))).eTag();
+
+        assertThat(again).isEqualTo(etag);
+        assertThat(s3.fileOf(key)).hasBinaryContent(concat(first, last));
+
+        client.putObject(b -> b.bucket("lake").key(key), RequestBody.fromString("someone else"));
+        assertThatThrownBy(() -> client.completeMultipartUpload(b -> b.bucket("lake").key(key).uploadId(uploadId)
+                        .multipartUpload(m -> m.parts(parts))))
+                .isInstanceOf(NoSuchUploadException.class);
+        assertThat(s3.fileOf(key)).hasContent("someone else");
+    }
+
+    @Test
+    void anIncompleteUploadIsKeptInHiddenEntriesAtTheBucketRootNotBesideItsKey() throws Exception {
+        String key = "incomplete/dt=2026-10-03/hour=06/w-0000000007.jsonl.zst";
+        String uploadId = client.createMultipartUpload(b -> b.bucket("lake").key(key)).uploadId();
+        uploadPart(key, uploadId, 1, random(10, 5 * MIB));
+
+        assertThat(keysUnder("incomplete/")).isEmpty();
+        assertThat(s3.bucketDir().resolve("incomplete")).doesNotExist();
+        try (Stream<Path> root = Files.list(s3.bucketDir())) {
+            assertThat(root.map(p -> p.getFileName().toString()).filter(name -> name.contains(uploadId)))
+                    .isNotEmpty().allMatch(name -> name.startsWith("."));
+        }
+
+        client.abortMultipartUpload(b -> b.bucket("lake").key(key).uploadId(uploadId));
+        try (Stream<Path> root = Files.list(s3.bucketDir())) {
+            assertThat(root.map(p -> p.getFileName().toString())).noneMatch(name -> name.contains(uploadId));
+        }
+    }
+
+    @Test
     void aWrongSecretKeyIsRefusedWith403() {
         try (S3Client intruder = SdkClients.signedWith(s3, "k", "not-the-secret")) {
             assertThatThrownBy(() -> intruder.listObjectsV2(b -> b.bucket("lake")))
@@ -158,6 +209,12 @@ class AwsSdkAgainstEmbeddedS3Test {
         assertThat(s3.fileOf("intruder.txt")).doesNotExist();
     }
 
+    private static CompletedPart uploadPart(String key, String uploadId, int partNumber, byte[] body) {
+        String etag = client.uploadPart(b -> b.bucket("lake").key(key).uploadId(uploadId).partNumber(partNumber),
+                RequestBody.fromBytes(body)).eTag();
+        return CompletedPart.builder().partNumber(partNumber).eTag(etag).build();
+    }
+
     private static List<String> keysUnder(String prefix) {
         return client.listObjectsV2Paginator(b -> b.bucket("lake").prefix(prefix))
                 .contents().stream().map(S3Object::key).toList();
@@ -167,19 +224,5 @@ class AwsSdkAgainstEmbeddedS3Test {
         try (Stream<Path> files = Files.walk(dir)) {
             return files.filter(f -> f.getFileName().toString().contains(fragment)).toList();
         }
-    }
-
-    static byte[] randomBytes(long seed, int length) {
-        byte[] bytes = new byte[length];
-        new Random(seed).nextBytes(bytes);
-        return bytes;
-    }
-
-    static byte[] concat(byte[]... arrays) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] a : arrays) {
-            out.writeBytes(a);
-        }
-        return out.toByteArray();
     }
 }

@@ -1,7 +1,8 @@
 package io.queenlake.devstack.s3;
 
-import static io.queenlake.devstack.s3.AwsSdkAgainstEmbeddedS3Test.concat;
-import static io.queenlake.devstack.s3.AwsSdkAgainstEmbeddedS3Test.randomBytes;
+import static io.queenlake.devstack.s3.TestBytes.MIB;
+import static io.queenlake.devstack.s3.TestBytes.concat;
+import static io.queenlake.devstack.s3.TestBytes.random;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -34,8 +35,6 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class FlinkS3RecoverableWriterITCase {
 
-    private static final int MIB = 1024 * 1024;
-
     @TempDir
     static Path dir;
 
@@ -67,7 +66,7 @@ class FlinkS3RecoverableWriterITCase {
     void anObjectWrittenThroughTheS3SchemeIsReadBackAndLandsInTheFolder() throws Exception {
         org.apache.flink.core.fs.Path path = new org.apache.flink.core.fs.Path("s3://lake/fs/dt=2026-10-03/hello.bin");
         FileSystem fs = FileSystem.get(path.toUri());
-        byte[] bytes = randomBytes(10, 100_000);
+        byte[] bytes = random(10, 100_000);
 
         try (FSDataOutputStream out = fs.create(path, FileSystem.WriteMode.NO_OVERWRITE)) {
             out.write(bytes);
@@ -83,7 +82,7 @@ class FlinkS3RecoverableWriterITCase {
         String key = "staged/w-0000000001.jsonl.zst";
         org.apache.flink.core.fs.Path path = s3Path(key);
         RecoverableWriter writer = path.getFileSystem().createRecoverableWriter();
-        byte[] bytes = randomBytes(11, 6 * MIB + 100);
+        byte[] bytes = random(11, 6 * MIB + 100);
 
         RecoverableFsDataOutputStream out = writer.open(path);
         out.write(bytes);
@@ -107,10 +106,10 @@ class FlinkS3RecoverableWriterITCase {
         String key = "resumed/w-0000000002.jsonl.zst";
         org.apache.flink.core.fs.Path path = s3Path(key);
         RecoverableWriter writer = path.getFileSystem().createRecoverableWriter();
-        byte[] firstPart = randomBytes(12, 6 * MIB + 7);
-        byte[] tail = randomBytes(19, 3000);
-        byte[] lostInCrash = randomBytes(13, 1000);
-        byte[] afterRestore = randomBytes(14, 2000);
+        byte[] firstPart = random(12, 6 * MIB + 7);
+        byte[] tail = random(19, 3000);
+        byte[] lostInCrash = random(13, 1000);
+        byte[] afterRestore = random(14, 2000);
 
         RecoverableFsDataOutputStream out = writer.open(path);
         // A write that reaches the 5 MiB part size becomes a part at once; the tail stays buffered.
@@ -139,8 +138,8 @@ class FlinkS3RecoverableWriterITCase {
         RecoverableWriter writer = path.getFileSystem().createRecoverableWriter();
 
         RecoverableFsDataOutputStream out = writer.open(path);
-        out.write(randomBytes(15, 6 * MIB));
-        out.write(randomBytes(20, 1000));
+        out.write(random(15, 6 * MIB));
+        out.write(random(20, 1000));
         RecoverableWriter.ResumeRecoverable resumable = out.persist();
 
         // The part of the stream below the 5 MiB part size is stored as a plain object, named
@@ -161,7 +160,7 @@ class FlinkS3RecoverableWriterITCase {
         String key = "idempotent/w-0000000004.jsonl.zst";
         org.apache.flink.core.fs.Path path = s3Path(key);
         RecoverableWriter writer = path.getFileSystem().createRecoverableWriter();
-        byte[] bytes = randomBytes(16, 6 * MIB + 3);
+        byte[] bytes = random(16, 6 * MIB + 3);
 
         RecoverableFsDataOutputStream out = writer.open(path);
         out.write(bytes);
@@ -186,7 +185,7 @@ class FlinkS3RecoverableWriterITCase {
         String key = "recovered/w-0000000005.jsonl.zst";
         org.apache.flink.core.fs.Path path = s3Path(key);
         RecoverableWriter writer = path.getFileSystem().createRecoverableWriter();
-        byte[] bytes = randomBytes(17, 5 * MIB + 5 * MIB / 2);
+        byte[] bytes = random(17, 5 * MIB + 5 * MIB / 2);
 
         RecoverableFsDataOutputStream out = writer.open(path);
         out.write(bytes);
@@ -211,7 +210,7 @@ class FlinkS3RecoverableWriterITCase {
         RecoverableWriter writer = path.getFileSystem().createRecoverableWriter();
 
         RecoverableFsDataOutputStream out = writer.open(path);
-        out.write(randomBytes(18, 6 * MIB));
+        out.write(random(18, 6 * MIB));
         out.closeForCommit();
 
         assertThat(keysUnder("abandoned/")).isEmpty();
