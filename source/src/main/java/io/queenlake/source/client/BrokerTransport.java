@@ -97,7 +97,8 @@ final class BrokerTransport {
             return decoder.decode(status, body);
         } catch (EntryMismatchException e) {
             throw QueenException.mismatch(base, route, e.getMessage());
-        } catch (IOException | WireFormatException e) {
+        } catch (IOException | WireFormatException | IllegalArgumentException e) {
+            // IllegalArgumentException: a decoded value a wire record refused (a negative offset, ...).
             throw QueenException.body(base, route, describe(e, body), e);
         }
     }
