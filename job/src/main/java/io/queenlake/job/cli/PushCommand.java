@@ -1,0 +1,143 @@
+package io.queenlake.job.cli;
+
+import io.queenlake.source.client.HttpQueenClient;
+import io.queenlake.source.client.PushItem;
+import io.queenlake.source.client.PushResult;
+import io.queenlake.source.client.QueenClient;
+import io.queenlake.source.client.RawJson;
+import io.queenlake.source.client.RetryPolicy;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code ./queen-lake push}: a producer. Generated orders ({@code --count}, spread over
+ * {@code --partitions}), or one JSON value per stdin line with {@code --stdin}. Every record gets
+ * a transaction id, so a retried batch is deduplicated by the broker instead of doubled.
+ */
+final class PushCommand implements Subcommand {
+
+    private static final int BATCH = 500;
+
+    @Override
+    public String summary() {
+        return "push records: --queue Q [--url http://127.0.0.1:6632] [--token T] [--tenant UUID] [--partition P | --partitions N]"
+                + " [--count N] [--payload-bytes B] [--stdin]";
+    }
+
+    @Override
+    public int run(String[] args) throws Exception {
+        CommandArgs a = CommandArgs.parse("push", args,
+                Set.of("queue", "url", "token", "tenant", "partition", "partitions", "count", "payload-bytes", "stdin", "run-id"),
+                Set.of("stdin"));
+        String queue = a.required("queue");
+        if (a.get("partition", null) != null && a.get("partitions", null) != null) {
+            throw new UsageException("push: give --partition P (one partition) or --partitions N (spread), not both");
+        }
+        HttpQueenClient.Builder client = HttpQueenClient.builder()
+                .baseUrl(a.get("url", System.getenv().getOrDefault("QUEEN_URL", "http://127.0.0.1:6632")));
+        String token = a.get("token", System.getenv("QUEEN_TOKEN"));
+        if (token != null && !token.isBlank()) {
+            client.token(token);
+        }
+        String tenant = a.get("tenant", System.getenv("QUEEN_TENANT"));
+        if (tenant != null && !tenant.isBlank()) {
+            client.tenant(tenant);
+        }
+        QueenClient queen = client.build();
+        String runId = a.get("run-id", Long.toString(System.currentTimeMillis(), 36));
+        Producer producer = new Producer(queen, queue, runId);
+        if (a.flag("stdin")) {
+            producer.pushLines(a.get("partition", "Default"));
+        } else {
+            long count = a.longValue("count", 1000, 1, Long.MAX_VALUE);
+            int payloadBytes = a.intValue("payload-bytes", 300, 16, 8 * 1024 * 1024);
+            String fixed = a.get("partition", null);
+            int partitions = fixed != null ? 1 : a.intValue("partitions", 1, 1, 1_000_000);
+            producer.pushGenerated(count, payloadBytes, fixed, partitions);
+        }
+        producer.printProgress(true);
+        return 0;
+    }
+
+    /** Batches items, pushes them with retries, and keeps the progress line. */
+    private static final class Producer {
+        private final QueenClient queen;
+        private final String queue;
+        private final String runId;
+        private final RetryPolicy retry = RetryPolicy.standard();
+        private final List<PushItem> batch = new ArrayList<>(BATCH);
+        private long queued;
+        private long duplicates;
+        private long seq;
+        private final long started = System.nanoTime();
+        private long lastPrint;
+
+        Producer(QueenClient queen, String queue, String runId) {
+            this.queen = queen;
+            this.queue = queue;
+            this.runId = runId;
+        }
+
+        void pushGenerated(long count, int payloadBytes, String fixedPartition, int partitions) {
+            OrderPayloads payloads = new OrderPayloads(payloadBytes);
+            for (long i = 0; i < count; i++) {
+                String partition = fixedPartition != null ? fixedPartition : "p-" + (i % partitions);
+                add(partition, RawJson.of(payloads.order(i)));
+            }
+            flush();
+        }
+
+        void pushLines(String partition) throws Exception {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (!line.isBlank()) {
+                        add(partition, RawJson.of(line));
+                    }
+                }
+            }
+            flush();
+        }
+
+        private void add(String partition, RawJson payload) {
+            batch.add(new PushItem(queue, partition, Optional.of(runId + "-" + seq++), payload));
+            if (batch.size() == BATCH) {
+                flush();
+            }
+        }
+
+        private void flush() {
+            if (batch.isEmpty()) {
+                return;
+            }
+            List<PushResult> results = retry.call(() -> queen.push(batch));
+            for (PushResult r : results) {
+                if (r.status() == PushResult.PushStatus.DUPLICATE) {
+                    duplicates++;
+                } else {
+                    queued++;
+                }
+            }
+            batch.clear();
+            printProgress(false);
+        }
+
+        void printProgress(boolean last) {
+            long now = System.nanoTime();
+            if (!last && now - lastPrint < 1_000_000_000L) {
+                return;
+            }
+            lastPrint = now;
+            double seconds = Math.max((now - started) / 1e9, 1e-3);
+            String line = String.format("pushed %d records to queue '%s' (%d duplicates) in %.1f s, %.0f records/s",
+                    queued, queue, duplicates, seconds, queued / seconds);
+            System.out.print("\r" + line + (last ? System.lineSeparator() : ""));
+            System.out.flush();
+        }
+    }
+}
