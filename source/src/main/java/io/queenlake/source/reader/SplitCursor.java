@@ -1,0 +1,257 @@
+package io.queenlake.source.reader;
+
+import io.queenlake.format.model.LostRange;
+import io.queenlake.source.client.EntryError;
+import io.queenlake.source.client.FetchEntry;
+import io.queenlake.source.client.FetchedPartition;
+import io.queenlake.source.client.FetchedRecord;
+import io.queenlake.source.client.OffsetAnswer;
+import io.queenlake.source.client.OffsetQuery;
+import io.queenlake.source.split.PartitionSplit;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fetcher thread's view of one split: the next offset to read, how far the broker said this
+ * incarnation's log goes, gaps waiting for a record to ride on, and whether the split may be
+ * fetched now. It turns broker answers into {@link ReadItem}s; it never talks to the broker and
+ * the task thread never touches it.
+ */
+final class SplitCursor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SplitCursor.class);
+
+    /** {@code readableThrough} before discovery or an answer said anything. */
+    static final long UNKNOWN = Long.MIN_VALUE;
+
+    /** What one answer did to the split, for the fetch-call metrics and the caller's decisions. */
+    enum Outcome {
+        /** Records were read. */
+        RECORDS,
+        /** Nothing new: the split is at the end of its log. */
+        CAUGHT_UP,
+        /** Retention trimmed past the split: it moved to the log start, the gap is pending. */
+        TRIMMED,
+        /** The broker's log is behind the split, or went back: another incarnation answers under this name. */
+        AHEAD_OF_LOG,
+        /** The queue no longer exists: the split is finished. */
+        GONE,
+        /** An entry error this reader does not know; the split is retried next round. */
+        ENTRY_ERROR,
+        /** A seek by time found the first offset to read. */
+        POSITIONED
+    }
+
+    private final PartitionSplit split;
+    private final String splitId;
+    private long nextOffset;
+    private long readableThrough = UNKNOWN;
+    private long seenHighWatermark = -1;
+    private long seenLogStart = -1;
+    private long lastFetchedTs = Long.MIN_VALUE;
+    private final List<LostRange> pendingLost = new ArrayList<>();
+    private boolean pausedByAlignment;
+    private boolean gone;
+    private boolean warnedAhead;
+
+    SplitCursor(PartitionSplit split) {
+        this.split = split;
+        this.splitId = split.splitId();
+        this.nextOffset = split.nextOffset();
+    }
+
+    PartitionSplit split() {
+        return split;
+    }
+
+    String splitId() {
+        return splitId;
+    }
+
+    long nextOffset() {
+        return nextOffset;
+    }
+
+    long readableThrough() {
+        return readableThrough;
+    }
+
+    boolean gone() {
+        return gone;
+    }
+
+    /** Same queue and partition name: another incarnation of this one replaces it. */
+    boolean samePartition(PartitionSplit other) {
+        return split.queue().equals(other.queue()) && split.partition().equals(other.partition());
+    }
+
+    boolean needsSeek() {
+        return !gone && nextOffset == PartitionSplit.SEEK_BY_TIME;
+    }
+
+    void pauseForAlignment(boolean paused) {
+        this.pausedByAlignment = paused;
+    }
+
+    boolean pausedForAlignment() {
+        return pausedByAlignment;
+    }
+
+    /**
+     * Whether this split is behind what discovery (or the last answer) reported and nothing holds
+     * it: a split never judged is read once; a caught-up split waits for a pass that moved it.
+     */
+    boolean behind() {
+        return !gone && !needsSeek() && (readableThrough == UNKNOWN || nextOffset <= readableThrough);
+    }
+
+    /** Its last read stamp is more than one window ahead of the reader's watermark (DESIGN.md "Windows"). */
+    boolean aheadOfWatermark(long watermarkMillis, long maxWindowMs) {
+        return watermarkMillis != Long.MIN_VALUE
+                && lastFetchedTs != Long.MIN_VALUE
+                && Math.floorDiv(lastFetchedTs, 1000L) > watermarkMillis + maxWindowMs;
+    }
+
+    /** A complete pass reported this incarnation's last offset: read up to it. */
+    void onPass(long lastOffset) {
+        readableThrough = readableThrough == UNKNOWN ? lastOffset : Math.max(readableThrough, lastOffset);
+    }
+
+    FetchEntry entry(int maxBytes) {
+        return FetchEntry.of(split.queue(), split.partition(), nextOffset, maxBytes);
+    }
+
+    OffsetQuery seekQuery() {
+        return new OffsetQuery(split.queue(), split.partition(), Math.max(0L, Math.floorDiv(split.skipBelowMicros(), 1000L)));
+    }
+
+    /** Turns one fetch answer for {@link #nextOffset()} into items, in log order. */
+    Outcome absorb(FetchedPartition answer, List<ReadItem> items) {
+        long requested = nextOffset;
+        switch (answer.error()) {
+            case UNKNOWN_TOPIC_OR_PARTITION:
+                return queueGone();
+            case OFFSET_OUT_OF_RANGE:
+                if (answer.logStartOffset() > requested) {
+                    pendingLost.add(new LostRange(split.partition(), requested, answer.logStartOffset() - 1));
+                    nextOffset = answer.logStartOffset();
+                    noteBounds(answer.highWatermark(), answer.logStartOffset());
+                    readableThrough = answer.highWatermark() - 1;
+                    items.add(new ReadItem.Moved(nextOffset, false));
+                    return Outcome.TRIMMED;
+                }
+                return aheadOfLog(answer.highWatermark(), answer.logStartOffset());
+            case NONE:
+                break;
+            default:
+                LOG.warn("the broker answered {} for queue '{}' partition '{}' at offset {}; retrying it next round",
+                        answer.error(), split.queue(), split.partition(), requested);
+                return Outcome.ENTRY_ERROR;
+        }
+        if (answer.highWatermark() < seenHighWatermark || answer.logStartOffset() < seenLogStart) {
+            return aheadOfLog(answer.highWatermark(), answer.logStartOffset());
+        }
+        noteBounds(answer.highWatermark(), answer.logStartOffset());
+        readableThrough = answer.highWatermark() - 1;
+        List<FetchedRecord> records = answer.records();
+        if (records.isEmpty()) {
+            return Outcome.CAUGHT_UP;
+        }
+        long expected = requested;
+        for (FetchedRecord record : records) {
+            if (record.offset() < expected) {
+                continue; // never sent twice by a sound broker; never emitted twice here
+            }
+            if (record.offset() > expected) {
+                // Retention trimmed while the read was in flight: the broker skipped offsets silently.
+                pendingLost.add(new LostRange(split.partition(), expected, record.offset() - 1));
+            }
+            items.add(new ReadItem.Record(record, takePendingLost()));
+            expected = record.offset() + 1;
+            lastFetchedTs = record.tsMicros();
+        }
+        nextOffset = expected;
+        readableThrough = Math.max(readableThrough, expected - 1);
+        return Outcome.RECORDS;
+    }
+
+    /** Turns the {@code fetch/offsets} answer for {@link #seekQuery()} into the first offset to read. */
+    Outcome positioned(OffsetAnswer answer, List<ReadItem> items) {
+        if (answer.error() == EntryError.UNKNOWN_TOPIC_OR_PARTITION) {
+            return queueGone();
+        }
+        if (answer.error() != EntryError.NONE) {
+            LOG.warn("the broker answered {} when seeking queue '{}' partition '{}' by time; retrying next round",
+                    answer.error(), split.queue(), split.partition());
+            return Outcome.ENTRY_ERROR;
+        }
+        // Nothing stamped that late yet: everything appended from now on is.
+        nextOffset = answer.offset().orElse(answer.highWatermark());
+        noteBounds(answer.highWatermark(), answer.logStartOffset());
+        readableThrough = answer.highWatermark() - 1;
+        items.add(new ReadItem.Moved(nextOffset, true));
+        return Outcome.POSITIONED;
+    }
+
+    /**
+     * This incarnation was replaced (the partition was deleted and re-created): it is never read
+     * again, and its offsets not read yet, up to the last one discovery or an answer saw, are lost.
+     *
+     * @return the lost ranges that must ride on the new incarnation's first record
+     */
+    List<LostRange> retire(long lastKnownOffset) {
+        gone = true;
+        long last = readableThrough == UNKNOWN ? lastKnownOffset : Math.max(readableThrough, lastKnownOffset);
+        if (nextOffset == PartitionSplit.SEEK_BY_TIME) {
+            if (last >= 0) {
+                LOG.warn("queue '{}' partition '{}' incarnation {} was replaced before its start was found; "
+                        + "its records up to offset {} stamped at or after {} us were never read",
+                        split.queue(), split.partition(), split.partitionId(), last, split.skipBelowMicros());
+            }
+        } else if (nextOffset <= last) {
+            pendingLost.add(new LostRange(split.partition(), nextOffset, last));
+        }
+        return takePendingLost();
+    }
+
+    private Outcome queueGone() {
+        gone = true;
+        LOG.warn("queue '{}' is gone from the broker (UNKNOWN_TOPIC_OR_PARTITION) while reading partition '{}' "
+                + "at offset {}: this split stops; the queue is read again if discovery finds it re-created",
+                split.queue(), split.partition(), nextOffset);
+        return Outcome.GONE;
+    }
+
+    private Outcome aheadOfLog(long highWatermark, long logStart) {
+        // Offsets restart at 0 in a new incarnation; never read another incarnation's records as ours.
+        readableThrough = highWatermark - 1;
+        if (!warnedAhead) {
+            warnedAhead = true;
+            LOG.warn("queue '{}' partition '{}' answered bounds [{}, {}) that do not contain offset {} of incarnation {}: "
+                    + "the partition was re-created or the broker node is behind; waiting for discovery",
+                    split.queue(), split.partition(), logStart, highWatermark, nextOffset, split.partitionId());
+        }
+        return Outcome.AHEAD_OF_LOG;
+    }
+
+    private void noteBounds(long highWatermark, long logStart) {
+        seenHighWatermark = Math.max(seenHighWatermark, highWatermark);
+        seenLogStart = Math.max(seenLogStart, logStart);
+    }
+
+    private List<LostRange> takePendingLost() {
+        if (pendingLost.isEmpty()) {
+            return List.of();
+        }
+        List<LostRange> taken = List.copyOf(pendingLost);
+        pendingLost.clear();
+        return taken;
+    }
+
+    /** Gaps inherited from a replaced incarnation ride on this one's first record. */
+    void inheritLost(List<LostRange> lost) {
+        pendingLost.addAll(0, lost);
+    }
+}
