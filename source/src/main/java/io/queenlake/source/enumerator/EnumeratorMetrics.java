@@ -1,0 +1,89 @@
+package io.queenlake.source.enumerator;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
+
+/**
+ * The enumerator's metrics under its coordinator metric group (web UI, REST, Prometheus): totals,
+ * plus a {@code queue} subgroup per queue so a reporter gets a label. The coordinator thread sets
+ * the values; reporters read them from their own thread, so gauges read only volatile fields.
+ */
+final class EnumeratorMetrics {
+
+    static final String PARTITIONS_DISCOVERED = "partitionsDiscovered";
+    static final String DISCOVERY_PASSES = "discoveryPasses";
+    static final String DISCOVERY_FAILURES = "discoveryFailures";
+    static final String SAFE_TIME = "safeTime";
+    static final String LEASES_HELD = "leasesHeld";
+    static final String LEASE_HELD = "leaseHeld";
+    static final String INCARNATIONS_REPLACED = "incarnationsReplaced";
+    static final String QUEUE_GROUP = "queue";
+
+    private final SplitEnumeratorMetricGroup group;
+    private final Counter passes;
+    private final Counter failures;
+    private final Map<String, QueueMetrics> queues = new ConcurrentHashMap<>();
+    private volatile int partitions;
+    private volatile long safeTimeMillis = Long.MIN_VALUE;
+    private volatile int leasesHeld;
+    private volatile long unassigned;
+
+    /** One queue's values. */
+    private static final class QueueMetrics {
+        volatile int partitions;
+        volatile int leaseHeld;
+        Counter replaced;
+    }
+
+    EnumeratorMetrics(SplitEnumeratorMetricGroup group) {
+        this.group = group;
+        this.passes = group.counter(DISCOVERY_PASSES);
+        this.failures = group.counter(DISCOVERY_FAILURES);
+        group.gauge(PARTITIONS_DISCOVERED, (Gauge<Integer>) () -> partitions);
+        group.gauge(SAFE_TIME, (Gauge<Long>) () -> safeTimeMillis);
+        group.gauge(LEASES_HELD, (Gauge<Integer>) () -> leasesHeld);
+        group.setUnassignedSplitsGauge((Gauge<Long>) () -> unassigned);
+    }
+
+    private QueueMetrics queue(String queue) {
+        return queues.computeIfAbsent(queue, q -> {
+            QueueMetrics m = new QueueMetrics();
+            MetricGroup g = group.addGroup(QUEUE_GROUP, q);
+            g.gauge(PARTITIONS_DISCOVERED, (Gauge<Integer>) () -> m.partitions);
+            g.gauge(LEASE_HELD, (Gauge<Integer>) () -> m.leaseHeld);
+            m.replaced = g.counter(INCARNATIONS_REPLACED);
+            return m;
+        });
+    }
+
+    void partitions(String queue, int count) {
+        queue(queue).partitions = count;
+    }
+
+    void leaseHeld(String queue, boolean held) {
+        queue(queue).leaseHeld = held ? 1 : 0;
+    }
+
+    void totals(int partitions, int leasesHeld, long unassigned) {
+        this.partitions = partitions;
+        this.leasesHeld = leasesHeld;
+        this.unassigned = unassigned;
+    }
+
+    void passCompleted(long safeTimeMicros) {
+        passes.inc();
+        safeTimeMillis = Math.floorDiv(safeTimeMicros, 1000L);
+    }
+
+    void passFailed() {
+        failures.inc();
+    }
+
+    void incarnationReplaced(String queue) {
+        queue(queue).replaced.inc();
+    }
+}

@@ -1,0 +1,151 @@
+package io.queenlake.source.enumerator;
+
+import io.queenlake.source.enumerator.start.StartDecision;
+import io.queenlake.source.split.PartitionSplit;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/**
+ * Versioned bytes of {@link QueenEnumState}. Every version ever written stays readable (switch on
+ * the version; old writers kept for tests); bytes of each version live under
+ * {@code src/test/resources/queen-enum-state-serializer/v<N>} and are read back by a test.
+ *
+ * <p>Version 1: passes, lastSafeTime, parallelism; queues (name, start kind and micros, partitions
+ * (name, id, lastOffset, logStart, flags)); pending splits (queue, partition, id, nextOffset,
+ * skipBelow). Strings are length-prefixed UTF-8, so no name length limit applies.
+ */
+public final class QueenEnumStateSerializer implements SimpleVersionedSerializer<QueenEnumState> {
+
+    static final int VERSION_1 = 1;
+    public static final int CURRENT_VERSION = VERSION_1;
+
+    private static final int ASSIGNED = 1;
+    private static final int OWNER_UNKNOWN = 2;
+
+    @Override
+    public int getVersion() {
+        return CURRENT_VERSION;
+    }
+
+    @Override
+    public byte[] serialize(QueenEnumState state) throws IOException {
+        return serializeV1(state);
+    }
+
+    @Override
+    public QueenEnumState deserialize(int version, byte[] serialized) throws IOException {
+        switch (version) {
+            case VERSION_1:
+                return deserializeV1(serialized);
+            default:
+                throw new IOException("cannot read a QueenSource enumerator state of serializer version " + version
+                        + " (this build reads version " + VERSION_1 + " to " + CURRENT_VERSION
+                        + "): restore with the queen-lake release that wrote the checkpoint, or start without state from the commit pointer");
+        }
+    }
+
+    static byte[] serializeV1(QueenEnumState state) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeLong(state.passes());
+            out.writeLong(state.lastSafeTimeMicros());
+            out.writeInt(state.parallelism());
+            out.writeInt(state.queues().size());
+            for (QueenEnumState.QueueEntry queue : state.queues()) {
+                writeString(out, queue.queue());
+                out.writeByte(queue.start().kind().ordinal());
+                out.writeLong(queue.start().micros());
+                out.writeInt(queue.partitions().size());
+                for (QueenEnumState.PartitionEntry p : queue.partitions()) {
+                    writeString(out, p.name());
+                    writeString(out, p.id());
+                    out.writeLong(p.lastOffset());
+                    out.writeLong(p.logStart());
+                    out.writeByte((p.assigned() ? ASSIGNED : 0) | (p.ownerUnknown() ? OWNER_UNKNOWN : 0));
+                }
+            }
+            out.writeInt(state.pendingSplits().size());
+            for (PartitionSplit split : state.pendingSplits()) {
+                writeString(out, split.queue());
+                writeString(out, split.partition());
+                writeString(out, split.partitionId());
+                out.writeLong(split.nextOffset());
+                out.writeLong(split.skipBelowMicros());
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    private static QueenEnumState deserializeV1(byte[] serialized) throws IOException {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
+            long passes = in.readLong();
+            long lastSafeTime = in.readLong();
+            int parallelism = in.readInt();
+            int queueCount = count(in);
+            List<QueenEnumState.QueueEntry> queues = new ArrayList<>(queueCount);
+            for (int q = 0; q < queueCount; q++) {
+                String queue = readString(in);
+                int kind = in.readUnsignedByte();
+                if (kind >= StartDecision.Kind.values().length) {
+                    throw new IOException("the enumerator state names start kind " + kind + " for queue '" + queue
+                            + "', which version 1 does not define: the checkpoint is corrupt");
+                }
+                StartDecision start = new StartDecision(StartDecision.Kind.values()[kind], in.readLong());
+                int partitionCount = count(in);
+                List<QueenEnumState.PartitionEntry> partitions = new ArrayList<>(partitionCount);
+                for (int p = 0; p < partitionCount; p++) {
+                    String name = readString(in);
+                    String id = readString(in);
+                    long lastOffset = in.readLong();
+                    long logStart = in.readLong();
+                    int flags = in.readUnsignedByte();
+                    partitions.add(new QueenEnumState.PartitionEntry(
+                            name, id, lastOffset, logStart, (flags & ASSIGNED) != 0, (flags & OWNER_UNKNOWN) != 0));
+                }
+                queues.add(new QueenEnumState.QueueEntry(queue, start, partitions));
+            }
+            int pendingCount = count(in);
+            List<PartitionSplit> pending = new ArrayList<>(pendingCount);
+            for (int i = 0; i < pendingCount; i++) {
+                pending.add(new PartitionSplit(readString(in), readString(in), readString(in), in.readLong(), in.readLong()));
+            }
+            if (in.available() > 0) {
+                throw new IOException("the enumerator state has " + in.available()
+                        + " bytes after its end: the checkpoint is corrupt or of another version");
+            }
+            return new QueenEnumState(passes, lastSafeTime, parallelism, queues, pending);
+        }
+    }
+
+    private static int count(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            throw new IOException("the enumerator state has a negative count " + n + ": the checkpoint is corrupt");
+        }
+        return n;
+    }
+
+    private static void writeString(DataOutputStream out, String s) throws IOException {
+        byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+        out.writeInt(utf8.length);
+        out.write(utf8);
+    }
+
+    private static String readString(DataInputStream in) throws IOException {
+        int length = count(in);
+        if (length > in.available()) {
+            throw new IOException("the enumerator state has a string of " + length + " bytes but only "
+                    + in.available() + " remain: the checkpoint is corrupt");
+        }
+        byte[] utf8 = new byte[length];
+        in.readFully(utf8);
+        return new String(utf8, StandardCharsets.UTF_8);
+    }
+}

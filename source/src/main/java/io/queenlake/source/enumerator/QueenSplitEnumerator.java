@@ -1,0 +1,471 @@
+package io.queenlake.source.enumerator;
+
+import io.queenlake.source.QueenSourceConfig;
+import io.queenlake.source.client.EntryError;
+import io.queenlake.source.client.HttpQueenClient;
+import io.queenlake.source.client.PartitionInfo;
+import io.queenlake.source.client.QueenClient;
+import io.queenlake.source.client.QueenException;
+import io.queenlake.source.enumerator.lease.LeaseKeeper;
+import io.queenlake.source.enumerator.lease.LeaseStatus;
+import io.queenlake.source.enumerator.lease.LeaseView;
+import io.queenlake.source.enumerator.start.StartDecision;
+import io.queenlake.source.enumerator.start.StartPlan;
+import io.queenlake.source.enumerator.start.StartPlanLoader;
+import io.queenlake.source.event.PassCompleted;
+import io.queenlake.source.split.PartitionSplit;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import org.apache.flink.api.connector.source.SplitEnumerator;
+import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.connector.source.SplitsAssignment;
+import org.apache.flink.util.FlinkRuntimeException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * QueenSource's enumerator: which queues this job mirrors (leases), which partitions they have
+ * (discovery passes), where each new partition starts, which reader owns it, and after every
+ * complete pass the safeTime and last offsets each reader judges its frontier against.
+ *
+ * <p>Threads: every broker call runs off the coordinator thread ({@code callAsync}: a lease round
+ * every TTL/3, a discovery run every discovery interval); the handlers, on the coordinator thread,
+ * only merge answers, assign and send events. The next discovery run reads an immutable
+ * {@link DiscoveryInput} the coordinator thread publishes.
+ *
+ * <p>A pass is complete for the readers only when it covered every queue this job holds and no
+ * wanted queue waits for its lease verdict; only then do readers hear its safeTime, after the
+ * pass's new splits were assigned (a split must be known to its reader before a safeTime that
+ * covers its records).
+ */
+public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSplit, QueenEnumState> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueenSplitEnumerator.class);
+
+    /** Every 30th complete pass asks every partition again (the reference's reconciliation sweep). */
+    static final int FULL_SWEEP_EVERY = 30;
+    /** Incremental passes ask for partitions written since the last complete pass's safeTime minus this. */
+    static final long SINCE_SLACK_MICROS = 2_000_000L;
+    /** With {@code QUEEN_S3_QUEUES=*}, the tenant's queues are listed every this many discovery runs. */
+    static final int RELIST_EVERY = 10;
+
+    private final QueenSourceConfig config;
+    private final SplitEnumeratorContext<PartitionSplit> context;
+    private final LeaseKeeper leases;
+    private final DiscoveryRun discovery;
+    private final PartitionBook book = new PartitionBook();
+    private final Assignments assignments = new Assignments();
+    private final EnumeratorMetrics metrics;
+
+    private final Set<String> wanted = new LinkedHashSet<>();
+    private boolean wantedKnown;
+    private Map<String, LeaseStatus> leaseStatuses = Map.of();
+    private final Set<String> swept = new HashSet<>();
+    private final Set<String> reported = new HashSet<>();
+    private long passes;
+    private long passesThisRun;
+    private long lastSafeTime;
+    private int runsSinceListing;
+    private volatile DiscoveryInput nextInput;
+
+    public QueenSplitEnumerator(
+            QueenSourceConfig config, SplitEnumeratorContext<PartitionSplit> context, QueenEnumState state) {
+        this(config, context, state, HttpQueenClient.builder()
+                .baseUrl(config.brokerUrl())
+                .token(config.token())
+                .tenant(config.tenant())
+                .requestTimeout(Duration.ofMillis(config.requestTimeoutMs()))
+                .build());
+    }
+
+    QueenSplitEnumerator(QueenSourceConfig config, SplitEnumeratorContext<PartitionSplit> context,
+            QueenEnumState state, QueenClient client) {
+        this.config = config;
+        this.context = context;
+        SinkKeys keys = new SinkKeys(config.sink());
+        this.leases = new LeaseKeeper(client, keys, config.instance(), config.leaseTtlMs());
+        this.discovery = new DiscoveryRun(client, new StartPlanLoader(client, keys, config.tenant(), config.lakeRoot()));
+        this.metrics = new EnumeratorMetrics(context.metricGroup());
+        restore(state);
+        if (!config.allQueues()) {
+            wanted.addAll(config.queues());
+            wantedKnown = true;
+        }
+        this.nextInput = plan();
+        updateMetrics();
+    }
+
+    private void restore(QueenEnumState state) {
+        passes = state.passes();
+        lastSafeTime = state.lastSafeTimeMicros();
+        boolean rescaled = state.parallelism() != 0 && state.parallelism() != context.currentParallelism();
+        for (QueenEnumState.QueueEntry queue : state.queues()) {
+            PartitionBook.QueueBook qb = book.decide(queue.queue(), queue.start());
+            for (QueenEnumState.PartitionEntry p : queue.partitions()) {
+                KnownPartition known = new KnownPartition(p.id(), p.lastOffset(), p.logStart());
+                known.assigned = p.assigned();
+                known.ownerUnknown = p.assigned() && (p.ownerUnknown() || rescaled);
+                qb.partitions.put(p.name(), known);
+            }
+        }
+        for (PartitionSplit split : state.pendingSplits()) {
+            assignments.add(split, ownerOf(split.queue(), split.partition()));
+        }
+        if (rescaled) {
+            LOG.info("restored with {} readers instead of {}: pass offsets of splits assigned before go to every reader",
+                    context.currentParallelism(), state.parallelism());
+        }
+    }
+
+    @Override
+    public void start() {
+        leases.want(wanted);
+        LOG.info("QueenSource enumerator of instance {} (incarnation {}) starts: queues {}, sink {}, {} known partitions",
+                leases.instance(), leases.incarnation(), config.allQueues() ? "*" : wanted, config.sink(),
+                book.partitionCount());
+        context.callAsync(leases::tick, this::onLeases, 0, leases.refreshIntervalMs());
+        context.callAsync(() -> discovery.run(nextInput), this::onDiscovery, 0, config.discoveryIntervalMs());
+    }
+
+    // ---------------------------------------------------------------- leases
+
+    private void onLeases(LeaseView view, Throwable error) {
+        if (error != null) {
+            throw failure(error);
+        }
+        for (Map.Entry<String, LeaseStatus> e : view.statuses().entrySet()) {
+            LeaseStatus before = leaseStatuses.getOrDefault(e.getKey(), LeaseStatus.PENDING);
+            if (e.getValue().mine() && before.state() == LeaseStatus.State.HELD && lastSafeTime != Long.MIN_VALUE) {
+                LOG.warn("queue '{}' moved to this job after instance {} released it; its records stamped at or below "
+                        + "the watermark this job already sent arrive late and the late-record guard restarts the job once",
+                        e.getKey(), before.heldBy());
+            }
+        }
+        leaseStatuses = view.statuses();
+        nextInput = plan();
+        updateMetrics();
+    }
+
+    // ---------------------------------------------------------------- discovery
+
+    private void onDiscovery(DiscoveryOutcome outcome, Throwable error) {
+        if (error != null) {
+            Throwable cause = unwrap(error);
+            if (cause instanceof QueenException q && q.retriable()) {
+                passFailed(q);
+                return;
+            }
+            throw failure(cause);
+        }
+        outcome.listing().ifPresent(this::onListing);
+        runsSinceListing = outcome.listing().isPresent() ? 0 : runsSinceListing + 1;
+        if (outcome.failure().isPresent()) {
+            passFailed(outcome.failure().get());
+            nextInput = plan();
+            return;
+        }
+        if (outcome.safeTimeMicros() < lastSafeTime) {
+            LOG.debug("dropping a discovery pass with safeTime {} below the last complete pass's {}",
+                    outcome.safeTimeMicros(), lastSafeTime);
+            nextInput = plan();
+            return;
+        }
+        Set<String> covered = merge(outcome);
+        deliverAll();
+        if (complete(covered)) {
+            passes++;
+            passesThisRun++;
+            lastSafeTime = outcome.safeTimeMicros();
+            sendPassCompleted(outcome.safeTimeMicros());
+            metrics.passCompleted(outcome.safeTimeMicros());
+        }
+        nextInput = plan();
+        updateMetrics();
+    }
+
+    /** Merges every held queue the pass answered for; returns the queues it covered. */
+    private Set<String> merge(DiscoveryOutcome outcome) {
+        DiscoveryInput input = outcome.input();
+        Set<String> full = new HashSet<>(input.fullQueues());
+        List<String> asked = new ArrayList<>(input.fullQueues());
+        asked.addAll(input.incrementalQueues());
+        Set<String> covered = new HashSet<>();
+        for (String queue : asked) {
+            if (!mine(queue)) {
+                continue;
+            }
+            EntryError entryError = outcome.errors().get(queue);
+            if (entryError != null && entryError != EntryError.UNKNOWN_TOPIC_OR_PARTITION) {
+                LOG.warn("queue '{}': discovery answered {}; the pass is asked again", queue, entryError);
+                continue;
+            }
+            if (entryError != null && reported.add(queue)) {
+                LOG.info("queue '{}' does not exist on the broker yet; its partitions are read when they appear", queue);
+            } else if (entryError == null) {
+                reported.remove(queue);
+            }
+            Optional<StartPlan> firstPass = Optional.empty();
+            if (!book.decided(queue)) {
+                StartPlan plan = outcome.plans().get(queue);
+                if (plan == null || !full.contains(queue)) {
+                    continue; // asked before its lease came: the next run asks it in full
+                }
+                StartDecision decision = plan.decide(config.start(), outcome.safeTimeMicros());
+                book.decide(queue, decision);
+                LOG.info("queue '{}' starts from {}", queue, decision);
+                firstPass = Optional.of(plan);
+            }
+            List<PartitionInfo> rows = outcome.partitions().getOrDefault(queue, List.of());
+            PartitionBook.Merge merged = book.merge(queue, rows, firstPass);
+            for (PartitionBook.Replacement r : merged.replacements()) {
+                LOG.info("queue '{}' partition '{}': incarnation {} (last offset {}) was replaced by {}",
+                        queue, r.event().partition(), r.event().oldPartitionId(), r.event().lastOffset(),
+                        r.event().newPartitionId());
+                metrics.incarnationReplaced(queue);
+                assignments.remember(r.event());
+                if (r.ownerUnknown()) {
+                    for (int reader : context.registeredReaders().keySet()) {
+                        context.sendEventToSourceReader(reader, r.event());
+                    }
+                }
+            }
+            for (PartitionSplit split : merged.newSplits()) {
+                assignments.add(split, ownerOf(split.queue(), split.partition()));
+            }
+            covered.add(queue);
+            if (full.contains(queue)) {
+                swept.add(queue);
+            }
+        }
+        return covered;
+    }
+
+    private boolean complete(Set<String> covered) {
+        if (!wantedKnown) {
+            return false;
+        }
+        for (String queue : wanted) {
+            LeaseStatus status = leaseStatuses.getOrDefault(queue, LeaseStatus.PENDING);
+            if (status.state() == LeaseStatus.State.PENDING || (status.mine() && !covered.contains(queue))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void passFailed(QueenException failure) {
+        metrics.passFailed();
+        LOG.warn("discovery pass failed, retrying in {} ms: {}", config.discoveryIntervalMs(), failure.getMessage());
+    }
+
+    private void onListing(List<String> listed) {
+        Set<String> now = new LinkedHashSet<>(listed);
+        if (!wantedKnown || !now.equals(wanted)) {
+            Set<String> added = new LinkedHashSet<>(now);
+            added.removeAll(wanted);
+            Set<String> removed = new LinkedHashSet<>(wanted);
+            removed.removeAll(now);
+            LOG.info("queue listing: {} queues; added {}, removed {}", now.size(), added, removed);
+        }
+        wanted.clear();
+        wanted.addAll(now);
+        wantedKnown = true;
+        leases.want(wanted);
+    }
+
+    /** The next run: full for queues not swept in this run (and every 30th pass), incremental for the rest. */
+    private DiscoveryInput plan() {
+        boolean relist = config.allQueues() && (!wantedKnown || runsSinceListing >= RELIST_EVERY - 1);
+        boolean fullSweep = passesThisRun == 0 || lastSafeTime == Long.MIN_VALUE || passes % FULL_SWEEP_EVERY == 0;
+        List<String> full = new ArrayList<>();
+        List<String> incremental = new ArrayList<>();
+        List<String> undecided = new ArrayList<>();
+        for (String queue : wanted) {
+            if (!mine(queue)) {
+                continue;
+            }
+            if (fullSweep || !swept.contains(queue)) {
+                full.add(queue);
+                if (!book.decided(queue)) {
+                    undecided.add(queue);
+                }
+            } else {
+                incremental.add(queue);
+            }
+        }
+        OptionalLong since = incremental.isEmpty() ? OptionalLong.empty() : OptionalLong.of(lastSafeTime - SINCE_SLACK_MICROS);
+        return new DiscoveryInput(full, incremental, since, undecided, relist);
+    }
+
+    private boolean mine(String queue) {
+        return leaseStatuses.getOrDefault(queue, LeaseStatus.PENDING).mine();
+    }
+
+    // ---------------------------------------------------------------- assignment
+
+    private void deliverAll() {
+        for (int reader : new ArrayList<>(context.registeredReaders().keySet())) {
+            deliver(reader);
+        }
+    }
+
+    /** Replaced incarnations first, then what replaced them, then every other split (see {@link Assignments}). */
+    private void deliver(int reader) {
+        Assignments.Delivery delivery = assignments.take(reader);
+        if (delivery.isEmpty()) {
+            return;
+        }
+        if (!delivery.replacedSplits().isEmpty()) {
+            context.assignSplits(new SplitsAssignment<>(Map.of(reader, delivery.replacedSplits())));
+        }
+        delivery.events().forEach(event -> context.sendEventToSourceReader(reader, event));
+        if (!delivery.splits().isEmpty()) {
+            context.assignSplits(new SplitsAssignment<>(Map.of(reader, delivery.splits())));
+        }
+        for (PartitionSplit split : delivery.splits()) {
+            book.current(split).ifPresent(known -> {
+                known.assigned = true;
+                // a split given back by a reader the rule does not name (after a rescale) stays broadcast
+                known.ownerUnknown = reader != ownerOf(split.queue(), split.partition());
+            });
+        }
+    }
+
+    private void sendPassCompleted(long safeTime) {
+        Set<Integer> readers = context.registeredReaders().keySet();
+        Map<Integer, Map<String, Long>> offsets = new HashMap<>();
+        for (int reader : readers) {
+            offsets.put(reader, new HashMap<>());
+        }
+        for (Map.Entry<String, PartitionBook.QueueBook> queue : book.queues().entrySet()) {
+            for (Map.Entry<String, KnownPartition> p : queue.getValue().partitions.entrySet()) {
+                KnownPartition known = p.getValue();
+                if (!known.assigned) {
+                    continue;
+                }
+                String splitId = PartitionSplit.splitId(queue.getKey(), p.getKey(), known.id);
+                if (known.ownerUnknown) {
+                    offsets.values().forEach(m -> m.put(splitId, known.lastOffset));
+                } else {
+                    Map<String, Long> m = offsets.get(ownerOf(queue.getKey(), p.getKey()));
+                    if (m != null) {
+                        m.put(splitId, known.lastOffset);
+                    }
+                }
+            }
+        }
+        offsets.forEach((reader, m) -> context.sendEventToSourceReader(reader, new PassCompleted(safeTime, m)));
+    }
+
+    private int ownerOf(String queue, String partition) {
+        return SplitOwners.ownerOf(queue, partition, context.currentParallelism());
+    }
+
+    @Override
+    public void handleSplitRequest(int subtaskId, String requesterHostname) {
+        // Splits are pushed on discovery and registration; readers never ask.
+    }
+
+    @Override
+    public void addSplitsBack(List<PartitionSplit> splits, int subtaskId) {
+        for (PartitionSplit split : splits) {
+            assignments.add(split, subtaskId);
+            book.current(split).ifPresent(known -> known.assigned = false);
+        }
+        if (context.registeredReaders().containsKey(subtaskId)) {
+            deliver(subtaskId);
+        }
+        updateMetrics();
+    }
+
+    @Override
+    public void addReader(int subtaskId) {
+        deliver(subtaskId);
+        updateMetrics();
+    }
+
+    // ---------------------------------------------------------------- state and life cycle
+
+    @Override
+    public QueenEnumState snapshotState(long checkpointId) {
+        assignments.onSnapshot(checkpointId);
+        List<QueenEnumState.QueueEntry> queues = new ArrayList<>();
+        for (Map.Entry<String, PartitionBook.QueueBook> queue : book.queues().entrySet()) {
+            List<QueenEnumState.PartitionEntry> partitions = new ArrayList<>(queue.getValue().partitions.size());
+            queue.getValue().partitions.forEach((name, k) -> partitions.add(new QueenEnumState.PartitionEntry(
+                    name, k.id, k.lastOffset, k.logStart, k.assigned, k.ownerUnknown)));
+            queues.add(new QueenEnumState.QueueEntry(queue.getKey(), queue.getValue().decision, partitions));
+        }
+        return new QueenEnumState(passes, lastSafeTime, context.currentParallelism(), queues, assignments.pendingSplits());
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) {
+        assignments.onCheckpointComplete(checkpointId);
+    }
+
+    /** Releases every lease and the presence row (a bounded blocking call; the job is stopping). */
+    @Override
+    public void close() {
+        leases.releaseAll();
+    }
+
+    /** Every wanted queue's lease as last seen, for status lines and tests. */
+    Map<String, LeaseStatus> queueStatus() {
+        Map<String, LeaseStatus> status = new HashMap<>();
+        for (String queue : wanted) {
+            status.put(queue, leaseStatuses.getOrDefault(queue, LeaseStatus.PENDING));
+        }
+        return status;
+    }
+
+    /** The safeTime of the last complete pass, {@link Long#MIN_VALUE} before any. */
+    long lastSafeTimeMicros() {
+        return lastSafeTime;
+    }
+
+    long completePasses() {
+        return passes;
+    }
+
+    /** The queries of the next discovery run (tests check that passes after the first are incremental). */
+    DiscoveryInput nextDiscoveryInput() {
+        return nextInput;
+    }
+
+    int knownPartitions() {
+        return book.partitionCount();
+    }
+
+    private void updateMetrics() {
+        int held = 0;
+        for (String queue : wanted) {
+            boolean mine = mine(queue);
+            held += mine ? 1 : 0;
+            metrics.leaseHeld(queue, mine);
+            metrics.partitions(queue, book.partitionCount(queue));
+        }
+        metrics.totals(book.partitionCount(), held, assignments.pendingCount());
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+    }
+
+    private static FlinkRuntimeException failure(Throwable error) {
+        Throwable cause = unwrap(error);
+        if (cause instanceof FlinkRuntimeException f) {
+            return f;
+        }
+        return new FlinkRuntimeException(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
+    }
+}

@@ -1,0 +1,315 @@
+package io.queenlake.source.enumerator.lease;
+
+import io.queenlake.format.manifest.LeaseDoc;
+import io.queenlake.source.client.KvAnswer;
+import io.queenlake.source.client.KvExpect;
+import io.queenlake.source.client.KvExpiry;
+import io.queenlake.source.client.KvOp;
+import io.queenlake.source.client.KvResult;
+import io.queenlake.source.client.QueenClient;
+import io.queenlake.source.client.QueenException;
+import io.queenlake.source.client.RawJson;
+import io.queenlake.source.enumerator.SinkKeys;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Owns this enumerator's leases {@code s3:<sink>:<queue>:lease} and its presence row
+ * {@code s3:<sink>:node=<instance>} (DESIGN.md "Leases and fencing"; notes §2.15).
+ *
+ * <p>Each {@link #tick()} (every TTL/3, off the coordinator thread) is one KV round: refresh every
+ * held lease with {@code expect} = the held version, try every free or due queue with
+ * {@code putIfAbsent}, take over at once a lease of this same instance name left by an earlier
+ * incarnation, and write the presence row (which also moves an idle broker's safeTime). A queue
+ * held by another instance is tried again after a TTL. A refresh that loses its precondition is a
+ * verdict, not an error: {@link LeaseLostException}. Ticks and the release are serialised on this
+ * object, so a refresh never races the release.
+ *
+ * <p>It never decides what to read; it only says who holds what.
+ */
+public final class LeaseKeeper {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final QueenClient client;
+    private final SinkKeys keys;
+    private final String instance;
+    private final String incarnation;
+    private final long ttlMs;
+    private final LongSupplier clockMs;
+    private final long sinceMs;
+
+    private final Map<String, Slot> slots = new HashMap<>();
+    private volatile Set<String> wanted = Set.of();
+    private long presenceVersion;
+    private boolean closed;
+
+    public LeaseKeeper(QueenClient client, SinkKeys keys, String instance, long ttlMs) {
+        this(client, keys, instance, newIncarnation(), ttlMs, System::currentTimeMillis);
+    }
+
+    LeaseKeeper(QueenClient client, SinkKeys keys, String instance, String incarnation, long ttlMs, LongSupplier clockMs) {
+        this.client = client;
+        this.keys = keys;
+        this.instance = instance;
+        this.incarnation = incarnation;
+        this.ttlMs = ttlMs;
+        this.clockMs = clockMs;
+        this.sinceMs = clockMs.getAsLong();
+    }
+
+    /** 16 lowercase hex digits, new for every enumerator start. */
+    static String newIncarnation() {
+        return String.format("%016x", RANDOM.nextLong());
+    }
+
+    public String instance() {
+        return instance;
+    }
+
+    public String incarnation() {
+        return incarnation;
+    }
+
+    /** How often {@link #tick()} should run: TTL/3, at least 100 ms. */
+    public long refreshIntervalMs() {
+        return Math.max(100, ttlMs / 3);
+    }
+
+    /** The queues to hold from now on (any thread); a queue no longer wanted is released at the next tick. */
+    public void want(Collection<String> queues) {
+        wanted = Set.copyOf(queues);
+    }
+
+    /**
+     * One lease round. Retriable broker failures end the round early and ride on the view; terminal
+     * ones are thrown, as is {@link LeaseLostException}.
+     */
+    public synchronized LeaseView tick() {
+        if (closed) {
+            return view(Optional.empty());
+        }
+        long now = clockMs.getAsLong();
+        Set<String> want = wanted;
+        List<KvOp> ops = new ArrayList<>();
+        List<String> opQueues = new ArrayList<>();
+        ops.add(new KvOp.Put(SinkKeys.NAMESPACE, keys.presence(instance), doc(), ttl(), KvExpect.any(), false));
+        opQueues.add(null);
+        for (String queue : new LinkedHashSet<>(want)) {
+            Slot slot = slots.computeIfAbsent(queue, q -> new Slot());
+            if (slot.status.mine()) {
+                ops.add(new KvOp.Put(SinkKeys.NAMESPACE, keys.lease(queue), doc(), ttl(), KvExpect.version(slot.version), false));
+                opQueues.add(queue);
+            } else if (slot.retryAtMs <= now) {
+                ops.add(new KvOp.PutIfAbsent(SinkKeys.NAMESPACE, keys.lease(queue), doc(), ttl(), false));
+                opQueues.add(queue);
+            }
+        }
+        for (Map.Entry<String, Slot> e : slots.entrySet()) {
+            if (!want.contains(e.getKey()) && e.getValue().status.mine()) {
+                ops.add(new KvOp.Delete(SinkKeys.NAMESPACE, keys.lease(e.getKey()), KvExpect.version(e.getValue().version), false));
+                opQueues.add(e.getKey());
+            }
+        }
+        List<String> takeOver = new ArrayList<>();
+        Map<String, Long> takeOverVersions = new HashMap<>();
+        try {
+            for (int from = 0; from < ops.size(); from += KvOp.MAX_OPS) {
+                int to = Math.min(ops.size(), from + KvOp.MAX_OPS);
+                KvAnswer.Results results = results(ops.subList(from, to));
+                for (int i = from; i < to; i++) {
+                    apply(ops.get(i), opQueues.get(i), results.get(i - from), now, takeOver, takeOverVersions);
+                }
+            }
+            takeOver(takeOver, takeOverVersions, now);
+        } catch (QueenException e) {
+            if (!e.retriable()) {
+                throw e;
+            }
+            LOG.warn("lease round of instance {} cut short, retrying in {} ms: {}", instance, refreshIntervalMs(), e.getMessage());
+            return view(Optional.of(e));
+        }
+        slots.keySet().retainAll(want);
+        return view(Optional.empty());
+    }
+
+    private void apply(KvOp op, String queue, KvResult result, long now, List<String> takeOver, Map<String, Long> versions) {
+        if (queue == null) {
+            KvResult.Written presence = (KvResult.Written) result;
+            if (presence.applied()) {
+                presenceVersion = presence.version();
+            }
+            return;
+        }
+        Slot slot = slots.get(queue);
+        if (op instanceof KvOp.Delete) {
+            slots.remove(queue);
+            LOG.info("released the lease of queue '{}' (no longer mirrored)", queue);
+            return;
+        }
+        KvResult.Written written = (KvResult.Written) result;
+        if (op instanceof KvOp.Put) {
+            if (written.applied()) {
+                slot.version = written.version();
+                return;
+            }
+            slot.status = LeaseStatus.PENDING;
+            throw lost(queue, written);
+        }
+        if (written.applied()) {
+            slot.mine(written.version());
+            LOG.info("took the lease of queue '{}' as instance {} (incarnation {})", queue, instance, incarnation);
+            return;
+        }
+        Optional<LeaseDoc> holder = holder(written);
+        if (holder.isEmpty()) {
+            slot.status = LeaseStatus.PENDING; // expired between the check and the answer: try again next tick
+            return;
+        }
+        if (holder.get().instance().equals(instance)) {
+            if (holder.get().incarnation().equals(incarnation)) {
+                slot.mine(written.version()); // our own earlier try whose answer was lost
+            } else {
+                takeOver.add(queue);
+                versions.put(queue, written.version());
+            }
+            return;
+        }
+        if (!slot.status.equals(LeaseStatus.heldBy(holder.get().instance()))) {
+            LOG.info("queue '{}' is held by instance {}: not mirrored here; trying again every {} ms",
+                    queue, holder.get().instance(), ttlMs);
+        }
+        slot.status = LeaseStatus.heldBy(holder.get().instance());
+        slot.retryAtMs = now + ttlMs;
+    }
+
+    /** A lease of this instance name left by an earlier incarnation (a restart) is taken over at once. */
+    private void takeOver(List<String> queues, Map<String, Long> versions, long now) {
+        if (queues.isEmpty()) {
+            return;
+        }
+        List<KvOp> ops = new ArrayList<>(queues.size());
+        for (String queue : queues) {
+            ops.add(new KvOp.Put(SinkKeys.NAMESPACE, keys.lease(queue), doc(), ttl(), KvExpect.version(versions.get(queue)), false));
+        }
+        for (int from = 0; from < ops.size(); from += KvOp.MAX_OPS) {
+            int to = Math.min(ops.size(), from + KvOp.MAX_OPS);
+            KvAnswer.Results results = results(ops.subList(from, to));
+            for (int i = from; i < to; i++) {
+                String queue = queues.get(i);
+                KvResult.Written written = (KvResult.Written) results.get(i - from);
+                Slot slot = slots.get(queue);
+                if (written.applied()) {
+                    slot.mine(written.version());
+                    LOG.info("took over the lease of queue '{}' from an earlier incarnation of instance {}", queue, instance);
+                } else {
+                    slot.status = LeaseStatus.PENDING;
+                    slot.retryAtMs = now;
+                }
+            }
+        }
+    }
+
+    private LeaseLostException lost(String queue, KvResult.Written written) {
+        Optional<LeaseDoc> holder = holder(written);
+        String key = keys.lease(queue);
+        if (holder.isEmpty()) {
+            return new LeaseLostException(queue, "the lease " + key + " of queue '" + queue + "' expired before instance "
+                    + instance + " refreshed it (a stall longer than the lease TTL of " + ttlMs
+                    + " ms): the job fails so that its restart takes the queue again from the commit pointer");
+        }
+        return new LeaseLostException(queue, "the lease " + key + " of queue '" + queue + "' is now held by instance "
+                + holder.get().instance() + " (incarnation " + holder.get().incarnation() + "), not by " + instance
+                + " (incarnation " + incarnation + "): stop the other job or give the two jobs different sink names");
+    }
+
+    private static Optional<LeaseDoc> holder(KvResult.Written written) {
+        if (written.value().isEmpty() || written.value().get().isNull()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(LeaseDoc.fromJson(written.value().get().utf8()));
+        } catch (RuntimeException e) {
+            return Optional.of(new LeaseDoc(written.value().get().text(), "", 0));
+        }
+    }
+
+    private KvAnswer.Results results(List<KvOp> ops) {
+        KvAnswer answer = client.kv(ops);
+        if (answer instanceof KvAnswer.Results results) {
+            return results;
+        }
+        // No op of a lease round is required, so the broker never rolls one back.
+        throw new IllegalStateException("the broker at " + client.broker()
+                + " rolled back a lease round that had no required operation: check that QUEEN_URL is a Queen broker");
+    }
+
+    /**
+     * Releases every held lease and the presence row, each only if it is still ours
+     * ({@code expect} = the held version). Best effort: a failure is logged, the TTL does the rest.
+     */
+    public synchronized void releaseAll() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        List<KvOp> ops = new ArrayList<>();
+        for (Map.Entry<String, Slot> e : slots.entrySet()) {
+            if (e.getValue().status.mine()) {
+                ops.add(new KvOp.Delete(SinkKeys.NAMESPACE, keys.lease(e.getKey()), KvExpect.version(e.getValue().version), false));
+            }
+        }
+        if (presenceVersion > 0) {
+            ops.add(new KvOp.Delete(SinkKeys.NAMESPACE, keys.presence(instance), KvExpect.version(presenceVersion), false));
+        }
+        try {
+            for (int from = 0; from < ops.size(); from += KvOp.MAX_OPS) {
+                client.kv(ops.subList(from, Math.min(ops.size(), from + KvOp.MAX_OPS)));
+            }
+            LOG.info("instance {} released {} leases and its presence row", instance, ops.size() - (presenceVersion > 0 ? 1 : 0));
+        } catch (RuntimeException e) {
+            LOG.warn("instance {} could not release its leases ({}); they expire after {} ms", instance, e.getMessage(), ttlMs);
+        }
+        slots.clear();
+    }
+
+    private RawJson doc() {
+        return RawJson.ofUtf8(new LeaseDoc(instance, incarnation, sinceMs).toJson());
+    }
+
+    private KvExpiry ttl() {
+        return KvExpiry.seconds(Math.max(1, (ttlMs + 999) / 1000));
+    }
+
+    private synchronized LeaseView view(Optional<RuntimeException> failure) {
+        Map<String, LeaseStatus> statuses = new HashMap<>();
+        for (String queue : wanted) {
+            Slot slot = slots.get(queue);
+            statuses.put(queue, slot == null ? LeaseStatus.PENDING : slot.status);
+        }
+        return new LeaseView(statuses, failure);
+    }
+
+    /** One queue's lease as this keeper holds it. */
+    private static final class Slot {
+        LeaseStatus status = LeaseStatus.PENDING;
+        long version;
+        long retryAtMs;
+
+        void mine(long version) {
+            this.status = LeaseStatus.MINE;
+            this.version = version;
+        }
+    }
+}
