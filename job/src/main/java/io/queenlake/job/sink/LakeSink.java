@@ -1,0 +1,58 @@
+package io.queenlake.job.sink;
+
+import io.queenlake.job.metrics.LakeMetrics;
+import io.queenlake.job.sink.committable.WindowCommittable;
+import io.queenlake.job.sink.committable.WindowCommittableSerializer;
+import io.queenlake.job.sink.committer.LakeCommitter;
+import io.queenlake.job.sink.writer.LakeWriter;
+import io.queenlake.job.window.ClosedWindow;
+import java.io.IOException;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+
+/**
+ * The exactly-once lake sink, a two-phase Sink V2 modelled on Flink's FileSink: the
+ * {@link LakeWriter} stages each closed window's objects under their final keys, invisible, and
+ * hands one {@link WindowCommittable} per window at {@code prepareCommit}; after the checkpoint
+ * completed the {@link LakeCommitter} publishes objects, manifest and the KV commit pointer, per
+ * queue in {@code k} order. Only assembles the parts: writer, committer and serializer come from
+ * the same {@link LakeSinkConfig}.
+ */
+public final class LakeSink implements Sink<ClosedWindow>, SupportsCommitter<WindowCommittable> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final LakeSinkConfig config;
+
+    LakeSink(LakeSinkConfig config) {
+        this.config = config;
+    }
+
+    public static LakeSinkBuilder builder() {
+        return new LakeSinkBuilder();
+    }
+
+    public LakeSinkConfig config() {
+        return config;
+    }
+
+    @Override
+    public SinkWriter<ClosedWindow> createWriter(WriterInitContext context) throws IOException {
+        return new LakeWriter(config, context.getMailboxExecutor());
+    }
+
+    @Override
+    public Committer<WindowCommittable> createCommitter(CommitterInitContext context) throws IOException {
+        return new LakeCommitter(config, new LakeMetrics(context.metricGroup()));
+    }
+
+    @Override
+    public SimpleVersionedSerializer<WindowCommittable> getCommittableSerializer() {
+        return new WindowCommittableSerializer();
+    }
+}

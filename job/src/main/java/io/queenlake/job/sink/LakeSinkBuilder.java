@@ -1,0 +1,154 @@
+package io.queenlake.job.sink;
+
+import io.queenlake.format.key.Prefix;
+import io.queenlake.format.manifest.ManifestJson;
+import io.queenlake.format.window.WriterSettings;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+/**
+ * Builds a {@link LakeSink}. Every input is checked by {@link #sanityCheck()} before a sink
+ * exists; each refusal is one sentence naming the setting and what to do.
+ */
+public final class LakeSinkBuilder {
+
+    private static final Pattern SINK_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    private static final Pattern UUID =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+    private String root;
+    private Prefix prefix = Prefix.DEFAULT;
+    private WriterSettings writerSettings = WriterSettings.defaults();
+    private String sinkName = "default";
+    private String tenant = ManifestJson.DEFAULT_TENANT;
+    private String brokerUrl;
+    private String token;
+    private Duration requestTimeout = Duration.ofSeconds(30);
+    private CrashHook crashHook;
+
+    LakeSinkBuilder() {}
+
+    /** The bucket root, {@code s3://<bucket>[/path]} or {@code file:///<dir>} (required). */
+    public LakeSinkBuilder root(String root) {
+        this.root = root;
+        return this;
+    }
+
+    public LakeSinkBuilder prefix(Prefix prefix) {
+        this.prefix = prefix;
+        return this;
+    }
+
+    public LakeSinkBuilder writerSettings(WriterSettings writerSettings) {
+        this.writerSettings = writerSettings;
+        return this;
+    }
+
+    /** QUEEN_S3_SINK: names the KV documents, {@code [A-Za-z0-9._-]{1,64}}, default {@code default}. */
+    public LakeSinkBuilder sinkName(String sinkName) {
+        this.sinkName = sinkName;
+        return this;
+    }
+
+    /** The broker tenant (a UUID) whose queues this sink mirrors. */
+    public LakeSinkBuilder tenant(String tenant) {
+        this.tenant = tenant;
+        return this;
+    }
+
+    /** QUEEN_URL: the broker whose KV holds the commit pointers (required). */
+    public LakeSinkBuilder brokerUrl(String brokerUrl) {
+        this.brokerUrl = brokerUrl;
+        return this;
+    }
+
+    /** QUEEN_TOKEN; null or empty sends none. */
+    public LakeSinkBuilder token(String token) {
+        this.token = token;
+        return this;
+    }
+
+    public LakeSinkBuilder requestTimeout(Duration requestTimeout) {
+        this.requestTimeout = requestTimeout;
+        return this;
+    }
+
+    /** Tests only: crash once at {@code point} on the first window numbered {@code fromK} or above. */
+    public LakeSinkBuilder crashOnceAt(CrashPoint point, long fromK, String testId) {
+        this.crashHook = new CrashHook(point, fromK, testId);
+        return this;
+    }
+
+    public LakeSink build() {
+        return new LakeSink(sanityCheck());
+    }
+
+    private LakeSinkConfig sanityCheck() {
+        String checkedRoot = checkedRoot();
+        if (prefix == null) {
+            throw new IllegalArgumentException("the lake sink's key prefix is required but not provided: pass Prefix.DEFAULT for 'queen'.");
+        }
+        if (writerSettings == null) {
+            throw new IllegalArgumentException("the lake sink's writer settings are required but not provided: pass WriterSettings.defaults().");
+        }
+        if (sinkName == null || !SINK_NAME.matcher(sinkName).matches()) {
+            throw new IllegalArgumentException("the sink name '" + sinkName
+                    + "' is not 1 to 64 of A-Z a-z 0-9 . _ -: fix QUEEN_S3_SINK.");
+        }
+        if (tenant == null || !UUID.matcher(tenant).matches()) {
+            throw new IllegalArgumentException("the tenant '" + tenant
+                    + "' is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx): fix the tenant setting.");
+        }
+        if (brokerUrl == null || brokerUrl.isBlank()) {
+            throw new IllegalArgumentException("the broker URL for the commit pointer is required but not provided: set QUEEN_URL.");
+        }
+        URI broker = URI.create(brokerUrl.strip());
+        if (!"http".equals(broker.getScheme()) && !"https".equals(broker.getScheme())) {
+            throw new IllegalArgumentException("the broker URL '" + brokerUrl + "' is not http(s)://host[:port]: fix QUEEN_URL.");
+        }
+        if (requestTimeout == null || requestTimeout.isNegative() || requestTimeout.isZero()) {
+            throw new IllegalArgumentException("the broker request timeout must be above zero, was " + requestTimeout
+                    + ": set a positive duration.");
+        }
+        return new LakeSinkConfig(checkedRoot, prefix, writerSettings, sinkName, tenant.toLowerCase(java.util.Locale.ROOT),
+                brokerUrl.strip(), token, requestTimeout, crashHook);
+    }
+
+    private String checkedRoot() {
+        if (root == null || root.isBlank()) {
+            throw new IllegalArgumentException("the lake root is required but not provided: set it to s3://<bucket> or file:///<dir>.");
+        }
+        String trimmed = root.strip();
+        while (trimmed.endsWith("/") && !trimmed.endsWith(":///") && !trimmed.endsWith("://")) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        URI uri;
+        try {
+            uri = new URI(trimmed);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("the lake root '" + root + "' is not a URI (" + e.getReason()
+                    + "): set it to s3://<bucket> or file:///<dir>.");
+        }
+        if (uri.getScheme() == null) {
+            throw new IllegalArgumentException("the lake root '" + root
+                    + "' has no scheme: write s3://<bucket> or file:///<dir>.");
+        }
+        if (uri.getQuery() != null || uri.getFragment() != null) {
+            throw new IllegalArgumentException("the lake root '" + root
+                    + "' has a query or fragment: drop everything from '?' or '#'.");
+        }
+        if ((uri.getScheme().startsWith("s3")) && (uri.getAuthority() == null || uri.getAuthority().isEmpty())) {
+            throw new IllegalArgumentException("the lake root '" + root + "' names no bucket: write s3://<bucket>.");
+        }
+        if (uri.getScheme().equals("file") && (uri.getPath() == null || uri.getPath().isEmpty() || uri.getPath().equals("/"))) {
+            throw new IllegalArgumentException("the lake root '" + root
+                    + "' is the file system root: write file:///<dir> with a directory.");
+        }
+        if (trimmed.endsWith("/")) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        return trimmed;
+    }
+}

@@ -1,0 +1,115 @@
+package io.queenlake.job.sink;
+
+import io.queenlake.format.key.Prefix;
+import io.queenlake.format.manifest.ManifestJson;
+import io.queenlake.format.model.Align;
+import io.queenlake.format.model.Layout;
+import io.queenlake.format.window.WriterSettings;
+import io.queenlake.source.client.HttpQueenClient;
+import io.queenlake.source.client.QueenClient;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.Optional;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * Everything the sink's writer and committer need, validated by {@link LakeSinkBuilder} and
+ * shipped with the job graph: the bucket root, the key prefix, the pinned writer settings, the
+ * sink name and tenant, how to reach the broker's KV for the pointer, and an optional crash hook.
+ * Kept as plain strings so it serializes without the format's records; the typed views are
+ * rebuilt on the task. The token never appears in {@link #toString()}.
+ */
+public final class LakeSinkConfig implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String root;
+    private final String prefix;
+    private final String format;
+    private final String compression;
+    private final String layout;
+    private final String align;
+    private final long targetBytes;
+    private final String sinkName;
+    private final String tenant;
+    private final String brokerUrl;
+    private final String token;
+    private final Duration requestTimeout;
+    private final CrashHook crashHook;
+
+    LakeSinkConfig(String root, Prefix prefix, WriterSettings settings, String sinkName, String tenant,
+            String brokerUrl, String token, Duration requestTimeout, CrashHook crashHook) {
+        this.root = root;
+        this.prefix = prefix.value();
+        this.format = settings.format();
+        this.compression = settings.compression();
+        this.layout = settings.layout().wireName();
+        this.align = settings.align().wireName();
+        this.targetBytes = settings.targetBytes();
+        this.sinkName = sinkName;
+        this.tenant = tenant;
+        this.brokerUrl = brokerUrl;
+        this.token = token;
+        this.requestTimeout = requestTimeout;
+        this.crashHook = crashHook;
+    }
+
+    /** The bucket root without a trailing slash, e.g. {@code s3://lake} or {@code file:///tmp/lake}. */
+    public String root() {
+        return root;
+    }
+
+    public Prefix prefix() {
+        return new Prefix(prefix);
+    }
+
+    public WriterSettings writerSettings() {
+        return new WriterSettings(format, compression, Layout.parse(layout), Align.parse(align), targetBytes);
+    }
+
+    public String sinkName() {
+        return sinkName;
+    }
+
+    public String tenant() {
+        return tenant;
+    }
+
+    public String brokerUrl() {
+        return brokerUrl;
+    }
+
+    public Optional<CrashHook> crashHook() {
+        return Optional.ofNullable(crashHook);
+    }
+
+    /** Where an object key lives under the root. */
+    public Path pathOf(String key) {
+        return new Path(root + "/" + key);
+    }
+
+    /** A client for the pointer's KV, in the sink's tenant (no tenant header for the default tenant). */
+    public QueenClient newClient() {
+        return HttpQueenClient.builder()
+                .baseUrl(brokerUrl)
+                .token(token)
+                .tenant(tenant.equals(ManifestJson.DEFAULT_TENANT) ? null : tenant)
+                .requestTimeout(requestTimeout)
+                .build();
+    }
+
+    /** Throws the hook's crash if one is armed for this point and window. */
+    public void crashIfArmed(CrashPoint point, long k) {
+        if (crashHook != null) {
+            crashHook.at(point, k);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LakeSinkConfig{root=" + root + ", prefix=" + prefix + ", writer=" + format + "+" + compression + " "
+                + layout + " align=" + align + " target=" + targetBytes + "B, sink=" + sinkName + ", tenant=" + tenant
+                + ", broker=" + brokerUrl + ", token=" + (token == null || token.isEmpty() ? "none" : "set")
+                + (crashHook == null ? "" : ", crashHook=" + crashHook) + "}";
+    }
+}

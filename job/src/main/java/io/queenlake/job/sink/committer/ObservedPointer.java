@@ -1,0 +1,22 @@
+package io.queenlake.job.sink.committer;
+
+import io.queenlake.format.manifest.Committed;
+import java.util.Optional;
+
+/**
+ * The commit pointer of one queue as this job last read or wrote it, with the KV version a
+ * conditional write must expect. An unreadable pointer is absent, but its version is kept (as the
+ * reference does), so the next write still cannot overwrite a document it did not see.
+ *
+ * @param version 0 when the key does not exist
+ */
+public record ObservedPointer(Optional<Committed> pointer, long version) {
+
+    public static ObservedPointer absent() {
+        return new ObservedPointer(Optional.empty(), 0);
+    }
+
+    public long k() {
+        return pointer.map(Committed::k).orElse(0L);
+    }
+}
