@@ -1,0 +1,161 @@
+package io.queenlake.source.enumerator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.queenlake.source.client.BrokerHealth;
+import io.queenlake.source.client.ChangedEntry;
+import io.queenlake.source.client.ChangedPage;
+import io.queenlake.source.client.ChangedQuery;
+import io.queenlake.source.client.FetchRequest;
+import io.queenlake.source.client.FetchedPartition;
+import io.queenlake.source.client.KvAnswer;
+import io.queenlake.source.client.KvOp;
+import io.queenlake.source.client.OffsetAnswer;
+import io.queenlake.source.client.OffsetQuery;
+import io.queenlake.source.client.PushItem;
+import io.queenlake.source.client.PushResult;
+import io.queenlake.source.client.QueenClient;
+import io.queenlake.source.client.QueueOptions;
+import io.queenlake.source.client.RawJson;
+import io.queenlake.source.event.PassCompleted;
+import io.queenlake.source.split.PartitionSplit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** 10,000 partitions: discovery pages, every partition is assigned, and later passes ask only what changed. */
+class TenThousandPartitionsTest {
+
+    private static final int PARTITIONS = 10_000;
+
+    @Test
+    void tenThousandPartitionsArePagedAssignedAndNotAskedAgainWhileIdle() throws Throwable {
+        try (EnumeratorRig rig = new EnumeratorRig()) {
+            List<PushItem> items = new ArrayList<>();
+            for (int p = 0; p < PARTITIONS; p++) {
+                items.add(new PushItem("orders", "p-" + p, Optional.empty(), RawJson.of("{}")));
+                if (items.size() == 2_000) {
+                    rig.client.push(items);
+                    items.clear();
+                }
+            }
+            rig.advance(10_000_000L); // the next writes (leases) are stamped 10 s after the pushes
+            CountingClient counting = new CountingClient(rig.client);
+            RecordingContext context = rig.context(4);
+            context.register(0, 1, 2, 3);
+            QueenSplitEnumerator enumerator = rig.start(rig.config(b -> b.leaseTtlMs(60_000)), context, QueenEnumState.empty(), counting);
+            for (int r = 0; r < 4; r++) {
+                enumerator.addReader(r);
+            }
+            context.leaseRound();
+
+            context.discoveryRun();
+
+            assertThat(counting.changedCalls.get()).as("a full pass of 10,000 partitions pages by 1,000").isGreaterThanOrEqualTo(10);
+            assertThat(counting.rowsReturned.get()).isEqualTo(PARTITIONS);
+            Set<String> assigned = new HashSet<>();
+            for (PartitionSplit split : context.allSplits()) {
+                assertThat(assigned.add(split.partition())).as("assigned once: " + split.partition()).isTrue();
+            }
+            assertThat(assigned).hasSize(PARTITIONS);
+            int reported = 0;
+            for (int r = 0; r < 4; r++) {
+                reported += context.eventsOf(r, PassCompleted.class).get(0).lastOffsets().size();
+            }
+            assertThat(reported).isEqualTo(PARTITIONS);
+
+            counting.reset();
+            for (int run = 0; run < 5; run++) {
+                context.leaseRound(); // moves the idle broker's safeTime
+                context.discoveryRun();
+            }
+            assertThat(counting.rowsReturned.get()).as("idle partitions are not listed again").isZero();
+            assertThat(counting.changedCalls.get()).as("one page per incremental pass").isEqualTo(5);
+            assertThat(enumerator.knownPartitions()).isEqualTo(PARTITIONS);
+            assertThat(context.allSplits()).hasSize(PARTITIONS);
+
+            rig.push("orders", "p-17", 1);
+            rig.push("orders", "p-new", 1);
+            counting.reset();
+            context.discoveryRun();
+            assertThat(counting.rowsReturned.get()).as("only what was written since the last pass").isEqualTo(2);
+            assertThat(context.allSplits()).hasSize(PARTITIONS + 1);
+        }
+    }
+
+    /** The real client, counting discovery calls and the rows they return. */
+    private static final class CountingClient implements QueenClient {
+        final QueenClient delegate;
+        final AtomicInteger changedCalls = new AtomicInteger();
+        final AtomicInteger rowsReturned = new AtomicInteger();
+
+        CountingClient(QueenClient delegate) {
+            this.delegate = delegate;
+        }
+
+        void reset() {
+            changedCalls.set(0);
+            rowsReturned.set(0);
+        }
+
+        @Override
+        public ChangedPage partitionsChanged(List<ChangedQuery> queries) {
+            ChangedPage page = delegate.partitionsChanged(queries);
+            changedCalls.incrementAndGet();
+            for (ChangedEntry entry : page.entries()) {
+                rowsReturned.addAndGet(entry.partitions().size());
+            }
+            return page;
+        }
+
+        @Override
+        public String broker() {
+            return delegate.broker();
+        }
+
+        @Override
+        public List<FetchedPartition> fetch(FetchRequest request) {
+            return delegate.fetch(request);
+        }
+
+        @Override
+        public CompletableFuture<List<FetchedPartition>> fetchAsync(FetchRequest request) {
+            return delegate.fetchAsync(request);
+        }
+
+        @Override
+        public List<OffsetAnswer> fetchOffsets(List<OffsetQuery> queries) {
+            return delegate.fetchOffsets(queries);
+        }
+
+        @Override
+        public KvAnswer kv(List<KvOp> ops) {
+            return delegate.kv(ops);
+        }
+
+        @Override
+        public List<String> queues() {
+            return delegate.queues();
+        }
+
+        @Override
+        public List<PushResult> push(List<PushItem> items) {
+            return delegate.push(items);
+        }
+
+        @Override
+        public void configure(String queue, QueueOptions options) {
+            delegate.configure(queue, options);
+        }
+
+        @Override
+        public BrokerHealth health() {
+            return delegate.health();
+        }
+    }
+}
