@@ -1,0 +1,36 @@
+package io.queenlake.job.window;
+
+import io.queenlake.format.manifest.CheckpointDoc;
+import io.queenlake.format.model.LogRecord;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Where a restart may read each partition from without missing anything at or after a window's
+ * {@code tEnd}, pure: the offset after the newest record of the partition in the windows so far,
+ * with that record's incarnation. The newest record (highest stamp, then offset) always belongs to
+ * the partition's current incarnation, because a replacing incarnation only holds later stamps.
+ */
+public final class ResumePositions {
+
+    private ResumePositions() {}
+
+    /** Per partition, the position after the newest of {@code records}. */
+    public static Map<String, CheckpointDoc.Position> after(Iterable<LogRecord> records) {
+        Map<String, LogRecord> newest = new HashMap<>();
+        for (LogRecord r : records) {
+            newest.merge(r.partition(), r, (a, b) -> isNewer(b, a) ? b : a);
+        }
+        Map<String, CheckpointDoc.Position> positions = new HashMap<>();
+        newest.forEach((partition, r) ->
+                positions.put(partition, new CheckpointDoc.Position(partition, r.offset() + 1, r.partitionId())));
+        return positions;
+    }
+
+    private static boolean isNewer(LogRecord candidate, LogRecord current) {
+        if (candidate.tsMicros() != current.tsMicros()) {
+            return candidate.tsMicros() > current.tsMicros();
+        }
+        return candidate.offset() > current.offset();
+    }
+}

@@ -1,0 +1,30 @@
+package io.queenlake.job.window;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.queenlake.format.manifest.CheckpointDoc.Position;
+import io.queenlake.format.model.LogRecord;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ResumePositionsTest {
+
+    private static LogRecord record(String partition, String id, long offset, long ts) {
+        return new LogRecord(partition, id, offset, "", ts, new byte[] {'1'});
+    }
+
+    @Test
+    void aPartitionResumesAfterItsNewestRecord() {
+        var positions = ResumePositions.after(List.of(
+                record("a", "A1", 4, 10), record("a", "A1", 2, 5), record("b", "B1", 0, 7), record("a", "A1", 3, 10)));
+        assertThat(positions).containsOnlyKeys("a", "b");
+        assertThat(positions.get("a")).isEqualTo(new Position("a", 5, "A1"));
+        assertThat(positions.get("b")).isEqualTo(new Position("b", 1, "B1"));
+    }
+
+    @Test
+    void aReplacedIncarnationResumesInTheNewOneEvenAtLowerOffsets() {
+        var positions = ResumePositions.after(List.of(record("a", "old", 900, 10), record("a", "new", 2, 20)));
+        assertThat(positions.get("a")).isEqualTo(new Position("a", 3, "new"));
+    }
+}

@@ -1,0 +1,125 @@
+package io.queenlake.job.window;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.queenlake.format.model.Align;
+import io.queenlake.format.model.WindowBounds;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class WindowRulesTest {
+
+    private static final long SEED = 20261003L;
+    private static final long[] HOUR_DIVISORS = {100, 1_000, 60_000, 300_000, 600_000, 900_000, 3_600_000};
+
+    /** The slow oracle: java.time finds the UTC hour, then whole windows are walked from it. */
+    private static WindowBounds oracle(long tsMicros, long sizeMs) {
+        Instant at = Instant.EPOCH.plus(tsMicros, ChronoUnit.MICROS);
+        long startMs = at.truncatedTo(ChronoUnit.HOURS).toEpochMilli();
+        while (startMs + sizeMs <= at.toEpochMilli()) {
+            startMs += sizeMs;
+        }
+        return new WindowBounds(startMs * 1000, (startMs + sizeMs) * 1000);
+    }
+
+    @Test
+    void aRecordLandsInTheGridWindowTheOracleFinds() {
+        Random random = new Random(SEED);
+        for (int i = 0; i < 20_000; i++) {
+            long size = HOUR_DIVISORS[random.nextInt(HOUR_DIVISORS.length)];
+            long ts = 1_700_000_000_000_000L + (long) (random.nextDouble() * 400L * 24 * 3_600_000_000L);
+            WindowBounds bounds = WindowRules.bounds(ts, size, Align.HOUR);
+            assertThat(bounds).as("seed %d, ts %d, size %d", SEED, ts, size).isEqualTo(oracle(ts, size));
+            assertThat(bounds.contains(ts)).as("seed %d, ts %d", SEED, ts).isTrue();
+        }
+    }
+
+    @Test
+    void aWindowNeverCrossesItsHour() {
+        Random random = new Random(SEED + 1);
+        for (int i = 0; i < 20_000; i++) {
+            long size = HOUR_DIVISORS[random.nextInt(HOUR_DIVISORS.length)];
+            long ts = 1_700_000_000_000_000L + (long) (random.nextDouble() * 30L * 24 * 3_600_000_000L);
+            WindowBounds bounds = WindowRules.bounds(ts, size, Align.HOUR);
+            ZonedDateTime first = Instant.EPOCH.plus(bounds.tStart(), ChronoUnit.MICROS).atZone(ZoneOffset.UTC);
+            ZonedDateTime last = Instant.EPOCH.plus(bounds.tEnd() - 1, ChronoUnit.MICROS).atZone(ZoneOffset.UTC);
+            assertThat(last.truncatedTo(ChronoUnit.HOURS))
+                    .as("seed %d, window %s", SEED + 1, bounds)
+                    .isEqualTo(first.truncatedTo(ChronoUnit.HOURS));
+        }
+    }
+
+    @Test
+    void aDayAlignedWindowNeverCrossesItsDay() {
+        Random random = new Random(SEED + 2);
+        long[] dayDivisors = {3_600_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000, 5_400_000};
+        for (int i = 0; i < 5_000; i++) {
+            long size = dayDivisors[random.nextInt(dayDivisors.length)];
+            long ts = 1_700_000_000_000_000L + (long) (random.nextDouble() * 900L * 24 * 3_600_000_000L);
+            WindowBounds bounds = WindowRules.bounds(ts, size, Align.DAY);
+            ZonedDateTime first = Instant.EPOCH.plus(bounds.tStart(), ChronoUnit.MICROS).atZone(ZoneOffset.UTC);
+            ZonedDateTime last = Instant.EPOCH.plus(bounds.tEnd() - 1, ChronoUnit.MICROS).atZone(ZoneOffset.UTC);
+            assertThat(last.toLocalDate()).as("seed %d, window %s", SEED + 2, bounds).isEqualTo(first.toLocalDate());
+        }
+    }
+
+    @Test
+    void boundsAreWholeMillisecondsAndHoldExactlyTheirMicroseconds() {
+        long size = 300_000;
+        long start = 1_791_007_200_000_000L;
+        assertThat(WindowRules.bounds(start, size, Align.HOUR)).isEqualTo(new WindowBounds(start, start + 300_000_000L));
+        assertThat(WindowRules.bounds(start + 299_999_999L, size, Align.HOUR).tStart()).isEqualTo(start);
+        assertThat(WindowRules.bounds(start + 300_000_000L, size, Align.HOUR).tStart()).isEqualTo(start + 300_000_000L);
+        assertThat(WindowRules.bounds(start - 1, size, Align.HOUR).tEnd()).isEqualTo(start);
+    }
+
+    @Test
+    void aWindowClosesExactlyWhenTheWatermarkReachesItsLastMillisecond() {
+        WindowBounds window = new WindowBounds(1_791_007_200_000_000L, 1_791_007_500_000_000L);
+        long lastMs = 1_791_007_499_999L;
+        assertThat(WindowRules.lastMillis(window)).isEqualTo(lastMs);
+        assertThat(WindowRules.closes(window, lastMs - 1)).isFalse();
+        assertThat(WindowRules.closes(window, lastMs)).isTrue();
+        assertThat(WindowRules.closes(window, Long.MIN_VALUE)).isFalse();
+    }
+
+    @Test
+    void aWindowStartingOffTheGridClosesOnItsLastMillisecondToo() {
+        WindowBounds window = new WindowBounds(1_000_000_123L, 1_000_500_456L);
+        assertThat(WindowRules.lastMillis(window)).isEqualTo(1_000_500L);
+        assertThat(WindowRules.closes(window, 1_000_499L)).isFalse();
+        assertThat(WindowRules.closes(window, 1_000_500L)).isTrue();
+    }
+
+    @Test
+    void aRecordAtOrBelowTheWatermarkIsLate() {
+        assertThat(WindowRules.isLate(5_000_999L, 5_000L)).isTrue();
+        assertThat(WindowRules.isLate(5_001_000L, 5_000L)).isFalse();
+        assertThat(WindowRules.isLate(5_000_000L, 4_999L)).isFalse();
+        assertThat(WindowRules.isLate(0, Long.MIN_VALUE)).isFalse();
+    }
+
+    @Test
+    void aSizeThatDoesNotDivideTheHourIsRefusedNamingTheSetting() {
+        assertThatThrownBy(() -> WindowRules.validate(420_000, Align.HOUR))
+                .hasMessageStartingWith("QUEEN_S3_MAX_WINDOW_MS=420000 does not divide one hour");
+        assertThatThrownBy(() -> WindowRules.validate(7 * 3_600_000L, Align.DAY))
+                .hasMessageStartingWith("QUEEN_S3_MAX_WINDOW_MS=25200000 does not divide one day");
+        assertThatThrownBy(() -> WindowRules.validate(99, Align.NONE))
+                .hasMessageStartingWith("QUEEN_S3_MAX_WINDOW_MS=99 is outside 100..86400000");
+        assertThatThrownBy(() -> WindowRules.validate(86_400_001L, Align.NONE))
+                .hasMessageContaining("QUEEN_S3_MAX_WINDOW_MS");
+    }
+
+    @Test
+    void alignNoneAcceptsAnySizeInRange() {
+        WindowRules.validate(420_000, Align.NONE);
+        assertThat(WindowRules.bounds(420_000_000L * 3 + 5, 420_000, Align.NONE))
+                .isEqualTo(new WindowBounds(420_000_000L * 3, 420_000_000L * 4));
+    }
+}
