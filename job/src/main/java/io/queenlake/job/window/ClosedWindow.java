@@ -2,15 +2,19 @@ package io.queenlake.job.window;
 
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.window.WindowInput;
+import io.queenlake.job.serde.ClosedWindowTypeInfo;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * What the window operator hands the lake sink: one closed, numbered window of one queue (after
  * the size cut, so {@code k} is final) and, every {@code QUEEN_S3_CHECKPOINT_EVERY} windows, the
  * resume positions to publish with it. A pure function of the log: the same records always close
- * into the same {@code ClosedWindow}, whatever the parallelism or arrival order.
+ * into the same {@code ClosedWindow}, whatever the parallelism or arrival order. Flink writes it with
+ * {@code ClosedWindowSerializer} (named through {@code @TypeInfo}), never Kryo.
  */
+@TypeInfo(ClosedWindowTypeInfo.Factory.class)
 public record ClosedWindow(WindowInput window, Optional<CheckpointDoc> checkpoint) {
 
     public ClosedWindow {

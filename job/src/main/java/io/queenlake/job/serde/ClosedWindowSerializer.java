@@ -1,0 +1,139 @@
+package io.queenlake.job.serde;
+
+import io.queenlake.format.manifest.CheckpointDoc;
+import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.model.LostRange;
+import io.queenlake.format.window.WindowInput;
+import io.queenlake.job.window.ClosedWindow;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.types.StringValue;
+
+/**
+ * The serializer of the window operator's output, the lake sink's input: the window (tenant,
+ * queue, k, bounds, records, lost ranges) then an optional checkpoint document (a presence byte,
+ * k, tEnd, positions). See {@link ModelWire} for the parts.
+ */
+public final class ClosedWindowSerializer extends TypeSerializerSingleton<ClosedWindow> {
+
+    private static final long serialVersionUID = 1L;
+
+    public static final ClosedWindowSerializer INSTANCE = new ClosedWindowSerializer();
+
+    private static final ClosedWindow EMPTY = new ClosedWindow(
+            new WindowInput("", "", 1, 0, 1, List.of(new LogRecord("", "", 0, "", 0, null)), List.of()),
+            Optional.empty());
+
+    @Override
+    public boolean isImmutableType() {
+        return true;
+    }
+
+    @Override
+    public ClosedWindow createInstance() {
+        return EMPTY;
+    }
+
+    @Override
+    public ClosedWindow copy(ClosedWindow from) {
+        return from;
+    }
+
+    @Override
+    public ClosedWindow copy(ClosedWindow from, ClosedWindow reuse) {
+        return from;
+    }
+
+    @Override
+    public int getLength() {
+        return -1;
+    }
+
+    @Override
+    public void serialize(ClosedWindow value, DataOutputView out) throws IOException {
+        WindowInput w = value.window();
+        StringValue.writeString(w.tenant(), out);
+        StringValue.writeString(w.queue(), out);
+        out.writeLong(w.k());
+        out.writeLong(w.tStart());
+        out.writeLong(w.tEnd());
+        out.writeInt(w.records().size());
+        for (LogRecord r : w.records()) {
+            ModelWire.writeLogRecord(r, out);
+        }
+        out.writeInt(w.lost().size());
+        for (LostRange lost : w.lost()) {
+            ModelWire.writeLostRange(lost, out);
+        }
+        out.writeBoolean(value.checkpoint().isPresent());
+        if (value.checkpoint().isPresent()) {
+            CheckpointDoc cp = value.checkpoint().get();
+            out.writeLong(cp.k());
+            out.writeLong(cp.tEnd());
+            out.writeInt(cp.positions().size());
+            for (CheckpointDoc.Position p : cp.positions()) {
+                ModelWire.writePosition(p, out);
+            }
+        }
+    }
+
+    @Override
+    public ClosedWindow deserialize(DataInputView in) throws IOException {
+        String tenant = StringValue.readString(in);
+        String queue = StringValue.readString(in);
+        long k = in.readLong();
+        long tStart = in.readLong();
+        long tEnd = in.readLong();
+        int recordCount = ModelWire.count(in, "records");
+        List<LogRecord> records = new ArrayList<>(recordCount);
+        for (int i = 0; i < recordCount; i++) {
+            records.add(ModelWire.readLogRecord(in));
+        }
+        int lostCount = ModelWire.count(in, "lost ranges");
+        List<LostRange> lost = new ArrayList<>(lostCount);
+        for (int i = 0; i < lostCount; i++) {
+            lost.add(ModelWire.readLostRange(in));
+        }
+        Optional<CheckpointDoc> checkpoint = Optional.empty();
+        if (in.readBoolean()) {
+            long cpK = in.readLong();
+            long cpTEnd = in.readLong();
+            int positionCount = ModelWire.count(in, "positions");
+            List<CheckpointDoc.Position> positions = new ArrayList<>(positionCount);
+            for (int i = 0; i < positionCount; i++) {
+                positions.add(ModelWire.readPosition(in));
+            }
+            checkpoint = Optional.of(new CheckpointDoc(cpK, cpTEnd, positions));
+        }
+        return new ClosedWindow(new WindowInput(tenant, queue, k, tStart, tEnd, records, lost), checkpoint);
+    }
+
+    @Override
+    public ClosedWindow deserialize(ClosedWindow reuse, DataInputView source) throws IOException {
+        return deserialize(source);
+    }
+
+    @Override
+    public void copy(DataInputView source, DataOutputView target) throws IOException {
+        serialize(deserialize(source), target);
+    }
+
+    @Override
+    public TypeSerializerSnapshot<ClosedWindow> snapshotConfiguration() {
+        return new Snapshot();
+    }
+
+    /** Restores {@link #INSTANCE}; a new wire form needs a new snapshot version. */
+    public static final class Snapshot extends SimpleTypeSerializerSnapshot<ClosedWindow> {
+        public Snapshot() {
+            super(() -> INSTANCE);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package io.queenlake.job.serde;
+
+import io.queenlake.format.manifest.CheckpointDoc;
+import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.model.LostRange;
+import io.queenlake.source.QueueRecord;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.types.StringValue;
+
+/**
+ * The binary form of the lake model values in Flink state and on the wire between tasks: strings
+ * as Flink's length-prefixed UTF ({@link StringValue}, no 64 KiB limit), payloads as
+ * length-prefixed raw bytes, lists as a count then their elements. No Kryo, no reflection.
+ */
+final class ModelWire {
+
+    private ModelWire() {}
+
+    static void writeQueueRecord(QueueRecord r, DataOutputView out) throws IOException {
+        StringValue.writeString(r.queue(), out);
+        writeLogRecord(r.record(), out);
+        out.writeInt(r.lostBefore().size());
+        for (LostRange lost : r.lostBefore()) {
+            writeLostRange(lost, out);
+        }
+    }
+
+    static QueueRecord readQueueRecord(DataInputView in) throws IOException {
+        String queue = StringValue.readString(in);
+        LogRecord record = readLogRecord(in);
+        int lostCount = count(in, "lost ranges");
+        List<LostRange> lost = new ArrayList<>(lostCount);
+        for (int i = 0; i < lostCount; i++) {
+            lost.add(readLostRange(in));
+        }
+        return new QueueRecord(queue, record, lost);
+    }
+
+    static void writeLogRecord(LogRecord r, DataOutputView out) throws IOException {
+        StringValue.writeString(r.partition(), out);
+        StringValue.writeString(r.partitionId(), out);
+        out.writeLong(r.offset());
+        StringValue.writeString(r.transactionId(), out);
+        out.writeLong(r.tsMicros());
+        byte[] payload = r.payload();
+        out.writeInt(payload.length);
+        out.write(payload);
+    }
+
+    static LogRecord readLogRecord(DataInputView in) throws IOException {
+        String partition = StringValue.readString(in);
+        String partitionId = StringValue.readString(in);
+        long offset = in.readLong();
+        String transactionId = StringValue.readString(in);
+        long ts = in.readLong();
+        byte[] payload = new byte[count(in, "payload bytes")];
+        in.readFully(payload);
+        return new LogRecord(partition, partitionId, offset, transactionId, ts, payload);
+    }
+
+    static void writeLostRange(LostRange lost, DataOutputView out) throws IOException {
+        StringValue.writeString(lost.partition(), out);
+        out.writeLong(lost.from());
+        out.writeLong(lost.to());
+    }
+
+    static LostRange readLostRange(DataInputView in) throws IOException {
+        return new LostRange(StringValue.readString(in), in.readLong(), in.readLong());
+    }
+
+    static void writePosition(CheckpointDoc.Position p, DataOutputView out) throws IOException {
+        StringValue.writeString(p.partition(), out);
+        out.writeLong(p.offset());
+        StringValue.writeString(p.partitionId(), out);
+    }
+
+    static CheckpointDoc.Position readPosition(DataInputView in) throws IOException {
+        return new CheckpointDoc.Position(StringValue.readString(in), in.readLong(), StringValue.readString(in));
+    }
+
+    /** A list or byte count; a negative one means the bytes are not what this serializer wrote. */
+    static int count(DataInputView in, String what) throws IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            throw new IOException("corrupt serialized queen-lake value: negative count " + n + " of " + what);
+        }
+        return n;
+    }
+}

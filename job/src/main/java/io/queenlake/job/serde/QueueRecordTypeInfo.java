@@ -1,0 +1,19 @@
+package io.queenlake.job.serde;
+
+import io.queenlake.source.QueueRecord;
+
+/**
+ * The type of QueenSource's records for the pipeline
+ * ({@code env.fromSource(source, watermarks, name, QueueRecordTypeInfo.INSTANCE)}): the keyBy
+ * shuffle then uses {@link QueueRecordSerializer}, never Kryo.
+ */
+public final class QueueRecordTypeInfo extends SingleSerializerTypeInfo<QueueRecord> {
+
+    private static final long serialVersionUID = 1L;
+
+    public static final QueueRecordTypeInfo INSTANCE = new QueueRecordTypeInfo();
+
+    public QueueRecordTypeInfo() {
+        super(QueueRecord.class, QueueRecordSerializer.INSTANCE);
+    }
+}
