@@ -1,0 +1,243 @@
+package io.queenlake.job.window;
+
+import io.queenlake.format.manifest.CheckpointDoc;
+import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.model.WindowBounds;
+import io.queenlake.format.window.WindowInput;
+import io.queenlake.job.restore.PointerRestore;
+import io.queenlake.job.serde.QueueRecordSerializer;
+import io.queenlake.job.serde.ResumePositionSerializer;
+import io.queenlake.source.QueueRecord;
+import io.queenlake.source.client.HttpQueenClient;
+import io.queenlake.source.client.RetryPolicy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.InternalTimer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Per queue (the key), buffers records into epoch-aligned windows of the broker clock and emits
+ * each window, size-cut and numbered, when a real watermark passes its last millisecond
+ * (DESIGN.md "Windows", "Stopping, draining, and late records", "Restore").
+ *
+ * <p>It owns, in keyed state: the records of each open window (a list per window start, so heap
+ * and RocksDB both append cheaply), one event-time timer per open window, the last window number
+ * {@code k}, the commit pointer's {@code tEnd} below which records are dropped, the resume position
+ * of every partition, and the buffered payload bytes. Not Flink's WindowOperator, because:
+ *
+ * <ul>
+ *   <li>Flink's final watermark ({@code Long.MAX_VALUE}, a drain or the end of a bounded input) is
+ *       forwarded but never closes a window: it would close it past the broker's clock;
+ *   <li>a record at or below the watermark fails the job instead of being dropped;
+ *   <li>numbering continues from the KV commit pointer when Flink has no state for the queue.
+ * </ul>
+ *
+ * <p>It never encodes, writes or commits: the sink does.
+ */
+public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindow>
+        implements OneInputStreamOperator<QueueRecord, ClosedWindow>, Triggerable<String, Long> {
+
+    private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(LakeWindowOperator.class);
+
+    static final String TIMERS = "lake-windows";
+
+    private final WindowSettings settings;
+
+    private transient ListStateDescriptor<QueueRecord> recordsDescriptor;
+    private transient ValueStateDescriptor<Long> bufferedDescriptor;
+    private transient InternalTimerService<Long> timers;
+    private transient ValueState<Long> lastK;
+    private transient ValueState<Long> pointerEnd;
+    private transient ValueState<Long> buffered;
+    private transient MapState<String, CheckpointDoc.Position> positions;
+    private transient PointerRestore pointers;
+    private transient WindowMetrics metrics;
+
+    public LakeWindowOperator(WindowSettings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        recordsDescriptor = new ListStateDescriptor<>("window-records", QueueRecordSerializer.INSTANCE);
+        bufferedDescriptor = new ValueStateDescriptor<>("buffered-bytes", LongSerializer.INSTANCE);
+        lastK = getPartitionedState(new ValueStateDescriptor<>("last-k", LongSerializer.INSTANCE));
+        pointerEnd = getPartitionedState(new ValueStateDescriptor<>("pointer-tend", LongSerializer.INSTANCE));
+        buffered = getPartitionedState(bufferedDescriptor);
+        positions = getPartitionedState(new MapStateDescriptor<>(
+                "resume-positions", StringSerializer.INSTANCE, ResumePositionSerializer.INSTANCE));
+        timers = getInternalTimerService(TIMERS, LongSerializer.INSTANCE, this);
+        metrics = new WindowMetrics(getMetricGroup());
+        // After a restore the gauges start from the state, not from zero.
+        getKeyedStateBackend().<VoidNamespace, ValueState<Long>, Long>applyToAllKeys(
+                VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, bufferedDescriptor,
+                (queue, state) -> metrics.of((String) queue).bufferedBytes(orZero(state.value())));
+        pointers = new PointerRestore(
+                HttpQueenClient.builder()
+                        .baseUrl(settings.brokerUrl())
+                        .token(settings.token())
+                        .tenant(settings.tenant())
+                        .requestTimeout(settings.requestTimeout())
+                        .build(),
+                settings.sink(),
+                RetryPolicy.standard());
+    }
+
+    @Override
+    public void processElement(StreamRecord<QueueRecord> element) throws Exception {
+        QueueRecord record = element.getValue();
+        String queue = (String) getCurrentKey();
+        WindowMetrics.Queue queueMetrics = metrics.of(queue);
+        long ts = record.record().tsMicros();
+        if (ts < startNumbering(queue)) {
+            queueMetrics.recordBelowPointer();
+            return;
+        }
+        long watermark = timers.currentWatermark();
+        if (WindowRules.isLate(ts, watermark)) {
+            queueMetrics.lateRecord();
+            LOG.error("late record: queue={} partition={} offset={} ts={} watermark={}",
+                    queue, record.record().partition(), record.record().offset(), ts, watermark);
+            throw new LateRecordException(
+                    queue, record.record().partition(), record.record().offset(), ts, watermark);
+        }
+        WindowBounds window = WindowRules.bounds(ts, settings.maxWindowMs(), settings.align());
+        windowRecords(window.tStart()).add(record);
+        timers.registerEventTimeTimer(window.tStart(), WindowRules.lastMillis(window));
+        long bytes = orZero(buffered.value()) + record.record().payload().length;
+        buffered.update(bytes);
+        queueMetrics.bufferedBytes(bytes);
+    }
+
+    /**
+     * A real watermark advances the timers; Flink's final one is only forwarded, so open windows
+     * stay in state (and in the savepoint a drain takes) with their timers.
+     */
+    @Override
+    public void processWatermark(Watermark mark) throws Exception {
+        if (mark.getTimestamp() == Long.MAX_VALUE) {
+            output.emitWatermark(mark);
+            return;
+        }
+        super.processWatermark(mark);
+    }
+
+    @Override
+    public void onEventTime(InternalTimer<String, Long> timer) throws Exception {
+        String queue = timer.getKey();
+        long gridStart = timer.getNamespace();
+        ListState<QueueRecord> state = windowRecords(gridStart);
+        List<QueueRecord> records = new ArrayList<>();
+        long floor = startNumbering(queue);
+        long payloadBytes = 0;
+        int belowPointer = 0;
+        for (QueueRecord r : state.get()) {
+            payloadBytes += r.record().payload().length;
+            if (r.record().tsMicros() < floor) {
+                belowPointer++;
+            } else {
+                records.add(r);
+            }
+        }
+        state.clear();
+        WindowMetrics.Queue queueMetrics = metrics.of(queue);
+        long bytes = Math.max(0, orZero(buffered.value()) - payloadBytes);
+        if (bytes == 0) {
+            buffered.clear();
+        } else {
+            buffered.update(bytes);
+        }
+        queueMetrics.bufferedBytes(bytes);
+        for (int i = 0; i < belowPointer; i++) {
+            queueMetrics.recordBelowPointer();
+        }
+        if (records.isEmpty()) {
+            return;
+        }
+        WindowBounds grid = WindowRules.startingAt(gridStart, settings.maxWindowMs());
+        long k = lastK.value();
+        List<WindowInput> windows = WindowSlicer.slice(settings.tenant(), queue, Math.max(grid.tStart(), floor),
+                grid.tEnd(), records, k + 1, settings.targetBytes());
+        for (WindowInput window : windows) {
+            positions.putAll(ResumePositions.after(window.records()));
+            Optional<CheckpointDoc> checkpoint = settings.checkpointsAt(window.k())
+                    ? Optional.of(new CheckpointDoc(window.k(), window.tEnd(), currentPositions()))
+                    : Optional.empty();
+            output.collect(new StreamRecord<>(new ClosedWindow(window, checkpoint), timer.getTimestamp()));
+            LOG.debug("window closed: queue={} k={} records={} tStart={} tEnd={}",
+                    queue, window.k(), window.records().size(), window.tStart(), window.tEnd());
+        }
+        lastK.update(k + windows.size());
+    }
+
+    @Override
+    public void onProcessingTime(InternalTimer<String, Long> timer) {
+        // Windows close on the broker clock only; no processing-time timer is ever registered.
+    }
+
+    /**
+     * Makes sure the current queue has a window number, reading the commit pointer when Flink has
+     * none (a fresh start, or a new queue), and returns the stamp below which records are dropped.
+     */
+    private long startNumbering(String queue) throws Exception {
+        if (lastK.value() == null) {
+            Optional<Committed> committed = pointers.committed(queue);
+            lastK.update(committed.map(Committed::k).orElse(0L));
+            if (committed.isPresent()) {
+                pointerEnd.update(committed.get().tEnd());
+                LOG.info("queue '{}' continues from the commit pointer: next window k={}, records below tEnd={} dropped",
+                        queue, committed.get().k() + 1, committed.get().tEnd());
+            }
+        }
+        Long end = pointerEnd.value();
+        return end == null ? Long.MIN_VALUE : end;
+    }
+
+    private ListState<QueueRecord> windowRecords(long gridStart) throws Exception {
+        return getPartitionedState(gridStart, LongSerializer.INSTANCE, recordsDescriptor);
+    }
+
+    private List<CheckpointDoc.Position> currentPositions() throws Exception {
+        List<CheckpointDoc.Position> all = new ArrayList<>();
+        for (Map.Entry<String, CheckpointDoc.Position> e : positions.entries()) {
+            all.add(e.getValue());
+        }
+        return all;
+    }
+
+    private static long orZero(Long value) {
+        return value == null ? 0 : value;
+    }
+
+    /** One queue's metrics, for tests. */
+    WindowMetrics.Queue metricsOf(String queue) {
+        return metrics.of(queue);
+    }
+
+    /** The settings this operator runs with, for the pipeline's description. */
+    public WindowSettings settings() {
+        return settings;
+    }
+}

@@ -1,0 +1,68 @@
+package io.queenlake.job.window;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+
+/**
+ * The window operator's metrics, one {@code queue} subgroup per queue (a Prometheus label):
+ * {@value #BUFFERED_BYTES} (payload bytes in open windows), {@value #LATE_RECORDS} (records that
+ * broke the watermark promise) and {@value #RECORDS_BELOW_POINTER} (records dropped because a
+ * committed window already holds them).
+ */
+final class WindowMetrics {
+
+    static final String QUEUE_GROUP = "queue";
+    static final String BUFFERED_BYTES = "bufferedBytes";
+    static final String LATE_RECORDS = "lateRecords";
+    static final String RECORDS_BELOW_POINTER = "recordsBelowPointer";
+
+    private final MetricGroup operatorGroup;
+    private final Map<String, Queue> queues = new HashMap<>();
+
+    WindowMetrics(MetricGroup operatorGroup) {
+        this.operatorGroup = operatorGroup;
+    }
+
+    Queue of(String queue) {
+        return queues.computeIfAbsent(queue, q -> new Queue(operatorGroup.addGroup(QUEUE_GROUP, q)));
+    }
+
+    /** One queue's metrics; the buffered-bytes gauge reads the value the operator keeps in step with its state. */
+    static final class Queue {
+        private final Counter lateRecords;
+        private final Counter recordsBelowPointer;
+        private volatile long bufferedBytes;
+
+        private Queue(MetricGroup group) {
+            this.lateRecords = group.counter(LATE_RECORDS);
+            this.recordsBelowPointer = group.counter(RECORDS_BELOW_POINTER);
+            group.gauge(BUFFERED_BYTES, () -> bufferedBytes);
+        }
+
+        void lateRecord() {
+            lateRecords.inc();
+        }
+
+        void recordBelowPointer() {
+            recordsBelowPointer.inc();
+        }
+
+        void bufferedBytes(long bytes) {
+            bufferedBytes = bytes;
+        }
+
+        long bufferedBytes() {
+            return bufferedBytes;
+        }
+
+        long lateRecords() {
+            return lateRecords.getCount();
+        }
+
+        long recordsBelowPointer() {
+            return recordsBelowPointer.getCount();
+        }
+    }
+}

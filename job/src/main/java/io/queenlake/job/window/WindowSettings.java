@@ -1,0 +1,90 @@
+package io.queenlake.job.window;
+
+import io.queenlake.format.model.Align;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * What the window operator needs, validated before a job is built: the lake's tenant and sink
+ * name, the window grid, the size-cut target, the checkpoint cadence, and how to reach the
+ * broker for the commit pointer (a fresh start without Flink state continues from it). Each
+ * refusal is one sentence naming the setting. The token never appears in {@link #toString()}.
+ *
+ * @param tenant the broker tenant id written into keys and sent to the broker
+ * @param sink the sink name of the KV keys ({@code QUEEN_S3_SINK})
+ * @param maxWindowMs the window size ({@code QUEEN_S3_MAX_WINDOW_MS})
+ * @param align the boundary no window crosses ({@code QUEEN_S3_ALIGN})
+ * @param targetBytes the size-cut target in uncompressed weight ({@code QUEEN_S3_TARGET_MB} in bytes)
+ * @param checkpointEvery attach a checkpoint document every this many windows; 0 disables
+ * @param brokerUrl {@code QUEEN_URL}
+ * @param token {@code QUEEN_TOKEN}, may be null or empty
+ * @param requestTimeout the broker request timeout
+ */
+public record WindowSettings(
+        String tenant,
+        String sink,
+        long maxWindowMs,
+        Align align,
+        long targetBytes,
+        int checkpointEvery,
+        String brokerUrl,
+        String token,
+        Duration requestTimeout)
+        implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The tenant of a broker without tenancy. */
+    public static final String DEFAULT_TENANT = "00000000-0000-0000-0000-000000000001";
+
+    private static final Pattern SINK_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    private static final int MAX_CHECKPOINT_EVERY = 100_000;
+
+    public WindowSettings {
+        if (tenant == null || tenant.isBlank()) {
+            throw new IllegalArgumentException("the tenant is missing; set it to the broker tenant id, e.g. "
+                    + DEFAULT_TENANT);
+        }
+        if (sink == null || !SINK_NAME.matcher(sink).matches()) {
+            throw new IllegalArgumentException("QUEEN_S3_SINK='" + sink
+                    + "' must be 1 to 64 characters of A-Z a-z 0-9 . _ -");
+        }
+        WindowRules.validate(maxWindowMs, align);
+        if (targetBytes < 1) {
+            throw new IllegalArgumentException("the size-cut target (QUEEN_S3_TARGET_MB) must be at least 1 byte, got "
+                    + targetBytes);
+        }
+        if (checkpointEvery < 0 || checkpointEvery > MAX_CHECKPOINT_EVERY) {
+            throw new IllegalArgumentException("QUEEN_S3_CHECKPOINT_EVERY=" + checkpointEvery + " is outside 0.."
+                    + MAX_CHECKPOINT_EVERY + " (0 disables checkpoint documents)");
+        }
+        if (brokerUrl == null || brokerUrl.isBlank()) {
+            throw new IllegalArgumentException(
+                    "the Queen broker URL is missing; set QUEEN_URL, e.g. http://localhost:6632");
+        }
+        Objects.requireNonNull(requestTimeout, "requestTimeout");
+        if (requestTimeout.isZero() || requestTimeout.isNegative()) {
+            throw new IllegalArgumentException("the broker request timeout must be positive, got " + requestTimeout);
+        }
+    }
+
+    /** The window size in microseconds. */
+    public long maxWindowMicros() {
+        return maxWindowMs * 1000L;
+    }
+
+    /** Whether window {@code k} carries a checkpoint document ({@code k % every == 0}). */
+    public boolean checkpointsAt(long k) {
+        return checkpointEvery > 0 && k % checkpointEvery == 0;
+    }
+
+    @Override
+    public String toString() {
+        return "WindowSettings[tenant=" + tenant + ", sink=" + sink + ", maxWindowMs=" + maxWindowMs + ", align="
+                + align.wireName() + ", targetBytes=" + targetBytes + ", checkpointEvery=" + checkpointEvery
+                + ", brokerUrl=" + brokerUrl + ", token=" + (token == null || token.isEmpty() ? "none" : "***")
+                + ", requestTimeout=" + requestTimeout + "]";
+    }
+}
