@@ -12,7 +12,12 @@ public final class FlinkS3Settings {
 
     private FlinkS3Settings() {}
 
-    /** Endpoint, path-style access, region and the server's key pair, under Flink's {@code s3.*} names. */
+    /**
+     * Endpoint, path-style access, region and the server's key pair, under Flink's {@code s3.*} names
+     * (the plugin mirrors every {@code s3.x} to Hadoop's {@code fs.s3a.x}), plus short retries: S3A's
+     * defaults keep a call against a stopped server retrying for many minutes (a commit was still
+     * retrying after 16), while a loopback server is either back within a second or down on purpose.
+     */
     public static Map<String, String> of(EmbeddedS3 s3) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("s3.endpoint", s3.endpoint().toString());
@@ -21,6 +26,10 @@ public final class FlinkS3Settings {
         settings.put("s3.endpoint.region", EmbeddedS3.REGION);
         settings.put("s3.access-key", s3.accessKey());
         settings.put("s3.secret-key", s3.secretKey());
+        // No SDK-level retries under S3A's own; three S3A retries from 100 ms: a failure surfaces in about a second.
+        settings.put("s3.attempts.maximum", "1");
+        settings.put("s3.retry.limit", "3");
+        settings.put("s3.retry.interval", "100ms");
         return Map.copyOf(settings);
     }
 }

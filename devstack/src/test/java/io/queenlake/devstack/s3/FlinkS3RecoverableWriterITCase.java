@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.fs.FSDataInputStream;
@@ -218,6 +219,30 @@ class FlinkS3RecoverableWriterITCase {
         assertThat(s3.bucketDir().resolve("abandoned")).doesNotExist();
         // It is still an incomplete multipart upload, which only an abort or a lifecycle rule removes.
         assertThat(uploadsFor(key)).hasSize(1);
+    }
+
+    @Test
+    void aCommitWhileTheServerIsStoppedFailsWithinSecondsAndSucceedsOnceItIsBack() throws Exception {
+        String key = "outage/w-0000000007.jsonl.zst";
+        org.apache.flink.core.fs.Path path = s3Path(key);
+        RecoverableWriter writer = path.getFileSystem().createRecoverableWriter();
+        byte[] bytes = random(21, 6 * MIB);
+        RecoverableFsDataOutputStream out = writer.open(path);
+        out.write(bytes);
+        RecoverableFsDataOutputStream.Committer committer = out.closeForCommit();
+
+        s3.stop();
+        try {
+            long started = System.nanoTime();
+            assertThatThrownBy(committer::commit).isInstanceOf(IOException.class).hasMessageContaining("Connection refused");
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(30));
+        } finally {
+            s3.restart();
+        }
+        committer.commit();
+
+        assertThat(read(path.getFileSystem(), path)).isEqualTo(bytes);
+        assertThat(uploadsFor(key)).isEmpty();
     }
 
     private static org.apache.flink.core.fs.Path s3Path(String key) {
