@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -110,20 +111,12 @@ final class BrokerHttp implements HttpHandler {
         return trimmed.toLowerCase(Locale.ROOT);
     }
 
+    /** Reads the body within the limit; an oversized one is drained (not kept) so the client gets to read the 413. */
     private static byte[] body(HttpExchange exchange) throws IOException {
-        String declared = exchange.getRequestHeaders().getFirst("Content-Length");
-        if (declared != null) {
-            try {
-                if (Long.parseLong(declared.trim()) > MAX_BODY_BYTES) {
-                    throw tooLarge();
-                }
-            } catch (NumberFormatException ignored) {
-                // a broken Content-Length is the HTTP server's business; the read below still caps the body
-            }
-        }
         try (InputStream in = exchange.getRequestBody()) {
             byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
             if (body.length > MAX_BODY_BYTES) {
+                in.transferTo(OutputStream.nullOutputStream());
                 throw tooLarge();
             }
             return body;

@@ -212,6 +212,14 @@ class PushAndFetchTest {
     }
 
     @Test
+    void aBodyOverSixtyFourMebibytesIsRefusedWith413() {
+        byte[] big = new byte[(64 << 20) + 1];
+        java.util.Arrays.fill(big, (byte) ' ');
+        WireClient.Answer a = wire.post("/api/v1/push", new String(big, java.nio.charset.StandardCharsets.US_ASCII));
+        assertThat(a.status()).isEqualTo(413);
+    }
+
+    @Test
     void anEmptyPushAnswersAnEmptyArray() {
         WireClient.Answer a = wire.post("/api/v1/push", "{\"items\":[]}");
         assertThat(a.status()).isEqualTo(201);
