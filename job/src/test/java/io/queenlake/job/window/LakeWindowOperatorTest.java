@@ -26,7 +26,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.StateBackend;
+import org.apache.flink.runtime.state.StateBackendLoader;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -279,6 +283,50 @@ class LakeWindowOperatorTest {
             assertThat(h.numKeyedStateEntries()).isEqualTo(afterFive);
             assertThat(h.extractOutputValues()).hasSize(6);
         }
+    }
+
+    @Test
+    void onRocksDbWindowsCloseIntoTheSameWindowsAcrossASnapshot() throws Exception {
+        List<QueueRecord> records = threeWindowsOfRecords();
+        List<ClosedWindow> onHeap;
+        try (var h = harness(settings("rocks-heap", 1 << 20, 2))) {
+            h.open();
+            for (QueueRecord r : records) {
+                push(h, r);
+            }
+            h.processWatermark(new Watermark(lastMs(2)));
+            onHeap = h.extractOutputValues();
+        }
+        Configuration conf = new Configuration();
+        conf.set(StateBackendOptions.STATE_BACKEND, StateBackendLoader.ROCKSDB_STATE_BACKEND_NAME);
+        StateBackend rocksDb = StateBackendLoader.loadStateBackendFromConfig(conf, getClass().getClassLoader(), null);
+        List<ClosedWindow> onRocksDb = new ArrayList<>();
+        OperatorSubtaskState snapshot;
+        try (var h = harness(settings("rocks", 1 << 20, 2))) {
+            h.setStateBackend(rocksDb);
+            h.open();
+            for (QueueRecord r : records) {
+                push(h, r);
+            }
+            h.processWatermark(new Watermark(lastMs(0)));
+            onRocksDb.addAll(h.extractOutputValues());
+            snapshot = h.snapshot(1L, 1L);
+        }
+        try (var h = harness(settings("rocks", 1 << 20, 2))) {
+            h.setStateBackend(rocksDb);
+            h.initializeState(snapshot);
+            h.open();
+            h.processWatermark(new Watermark(lastMs(2)));
+            onRocksDb.addAll(h.extractOutputValues());
+        }
+        assertThat(onRocksDb).hasSameSizeAs(onHeap);
+        for (int i = 0; i < onHeap.size(); i++) {
+            assertThat(onRocksDb.get(i).k()).isEqualTo(onHeap.get(i).k());
+            assertThat(onRocksDb.get(i).window().records())
+                    .containsExactlyInAnyOrderElementsOf(onHeap.get(i).window().records());
+            assertThat(onRocksDb.get(i).checkpoint()).isEqualTo(onHeap.get(i).checkpoint());
+        }
+        assertThat(onRocksDb.get(1).checkpoint()).isPresent();
     }
 
     @Test
