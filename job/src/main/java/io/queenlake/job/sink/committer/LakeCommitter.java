@@ -149,11 +149,15 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
             config.crashIfArmed(CrashPoint.BETWEEN_OBJECTS_AND_MANIFEST, window.k());
             Manifest stamped = publishedManifest(window);
             config.crashIfArmed(CrashPoint.BETWEEN_MANIFEST_AND_POINTER, window.k());
-            PointerStore.Move move = pointers.move(window.queue(), observed, pointerOf(stamped, objects.manifestKey(window)));
+            Committed next = pointerOf(stamped, objects.manifestKey(window));
+            PointerStore.Move move = pointers.move(window.queue(), observed, next);
             if (!move.applied()) {
-                // The pointer moved since it was read: decide again on what is there now.
+                // Someone wrote the pointer since this job read it. Only the very pointer this job
+                // meant to write is ours (a duplicate of this commit); anything else is a foreign writer,
+                // even past k with this job's own manifest k, which it wrote moments ago.
                 ObservedPointer now = pointers.read(window.queue());
-                return decide(window, now) == CommitDecision.ALREADY_COMMITTED
+                return now.pointer().filter(p -> p.k() == next.k() && p.tEnd() == next.tEnd()
+                                && p.manifest().equals(next.manifest())).isPresent()
                         ? finishAlreadyCommitted(window)
                         : new Step.Fenced(fenced(window, now));
             }

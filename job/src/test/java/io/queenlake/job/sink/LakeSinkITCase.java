@@ -1,0 +1,276 @@
+package io.queenlake.job.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.queenlake.devstack.broker.DevBroker;
+import io.queenlake.devstack.broker.DevBrokerOptions;
+import io.queenlake.devstack.s3.EmbeddedS3;
+import io.queenlake.devstack.s3.EmbeddedS3Options;
+import io.queenlake.format.key.Prefix;
+import io.queenlake.format.key.SidecarKeys;
+import io.queenlake.format.manifest.CheckpointDoc;
+import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.LeaseDoc;
+import io.queenlake.format.manifest.ManifestJson;
+import io.queenlake.format.model.Align;
+import io.queenlake.format.model.Layout;
+import io.queenlake.format.jsonl.Compression;
+import io.queenlake.format.window.WriterSettings;
+import io.queenlake.job.metrics.LakeMetrics;
+import io.queenlake.job.sink.committable.WindowCommittable;
+import io.queenlake.job.sink.committer.LakeCommitter;
+import io.queenlake.job.sink.committer.ObservedPointer;
+import io.queenlake.job.sink.committer.PointerStore;
+import io.queenlake.job.sink.committer.RecordingCommitRequest;
+import io.queenlake.job.sink.writer.LakeWriter;
+import io.queenlake.job.testutils.FlinkLakeFiles;
+import io.queenlake.job.testutils.FlinkS3ForTests;
+import io.queenlake.job.testutils.LakeAssertions;
+import io.queenlake.job.testutils.LakeChecker;
+import io.queenlake.job.testutils.TestWindows;
+import io.queenlake.source.client.KvExpect;
+import io.queenlake.source.client.KvExpiry;
+import io.queenlake.source.client.KvOp;
+import io.queenlake.source.client.QueenClient;
+import io.queenlake.source.client.RawJson;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.function.ThrowingRunnable;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * The lake sink on a MiniCluster against the dev broker, the local file system and the embedded
+ * S3 server: windows land committed in k order with manifests and the pointer, nothing is visible
+ * before its commit, a foreign pointer stops the job, and an S3 outage is ridden out.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class LakeSinkITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    @TempDir
+    static Path dir;
+
+    private static EmbeddedS3 s3;
+    private static S3Client sdk;
+    private static DevBroker broker;
+    private static QueenClient client;
+
+    @BeforeAll
+    static void startServers() throws Exception {
+        s3 = EmbeddedS3.start(EmbeddedS3Options.builder().dir(dir.resolve("s3")).accessKey("k").secretKey("s")
+                .bucket("lake").build());
+        sdk = FlinkS3ForTests.sdk(s3);
+        FlinkS3ForTests.initialize(s3);
+        broker = DevBroker.start(DevBrokerOptions.builder().build());
+        client = SinkJobs.client(broker.url());
+    }
+
+    @AfterAll
+    static void stopServers() {
+        sdk.close();
+        s3.close();
+        broker.close();
+    }
+
+    private static ObservedPointer pointer(String sink, String queue) {
+        return new PointerStore(client, sink).read(queue);
+    }
+
+    @Test
+    void windowsLandInKOrderWithManifestsPointerAndCheckpointsOnTheLocalFileSystem() throws Exception {
+        String root = dir.toUri().toString() + "local-lake";
+        TestWindows world = new TestWindows(List.of("orders", "eu été/1"), 7, 9);
+        LakeSink sink = SinkJobs.sink(root, broker.url()).sinkName("local")
+                .writerSettings(WriterSettings.jsonl(Compression.GZIP, Layout.PER_PARTITION, Align.HOUR, 1 << 20))
+                .build();
+
+        SinkJobs.run(sink, world, 0);
+
+        FlinkLakeFiles files = new FlinkLakeFiles(root);
+        LakeAssertions.assertLakeHoldsEveryWindowOnce(files, Prefix.DEFAULT, world, q -> pointer("local", q));
+        for (String queue : world.queues()) {
+            SidecarKeys sidecars = new SidecarKeys(Prefix.DEFAULT, world.tenant(), queue);
+            Committed committed = pointer("local", queue).pointer().orElseThrow();
+            assertThat(committed.manifest()).isEqualTo(sidecars.manifest(7));
+            assertThat(committed.tEnd()).isEqualTo(TestWindows.BASE_MICROS + 7 * TestWindows.WINDOW_MICROS);
+            assertThat(ManifestJson.read(files.read(sidecars.manifest(2))).lost()).hasSize(1);
+            assertThat(files.list(sidecars.checkpointDirectory()))
+                    .containsExactly(sidecars.checkpoint(3), sidecars.checkpoint(6));
+            assertThat(CheckpointDoc.fromObjectBytes(files.read(sidecars.checkpoint(6))))
+                    .isEqualTo(world.window(queue, 5).checkpoint().orElseThrow());
+        }
+    }
+
+    @Test
+    void windowsLandOnS3AsParquetThatDuckDbReadsBack() throws Exception {
+        TestWindows world = new TestWindows(List.of("orders", "refunds"), 5, 12);
+        LakeSink sink = SinkJobs.sink("s3://lake/parquet-run", broker.url()).sinkName("s3run")
+                .writerSettings(WriterSettings.parquet("zstd", Layout.MERGED, Align.HOUR, 1 << 20))
+                .build();
+
+        SinkJobs.run(sink, world, 0);
+
+        LakeAssertions.assertLakeHoldsEveryWindowOnce(new FlinkLakeFiles("s3://lake/parquet-run"), Prefix.DEFAULT,
+                world, q -> pointer("s3run", q));
+        assertThat(sdk.listMultipartUploads(b -> b.bucket("lake").prefix("parquet-run/")).uploads()).isEmpty();
+        String glob = s3.bucketDir().resolve("parquet-run/queen").toString() + "/tenant=*/queue=*/dt=*/hour=*/*.parquet";
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:");
+                ResultSet rs = duck.createStatement().executeQuery("SELECT queue, count(*), count(DISTINCT partition || ':' || \"offset\")"
+                        + " FROM read_parquet('" + glob + "', hive_partitioning = true) GROUP BY queue ORDER BY queue")) {
+            List<String> rows = new ArrayList<>();
+            while (rs.next()) {
+                rows.add(rs.getString(1) + "=" + rs.getLong(2) + "/" + rs.getLong(3));
+            }
+            assertThat(rows).containsExactly("orders=60/60", "refunds=60/60");
+        }
+    }
+
+    @Test
+    void aStagedWindowIsInvisibleUntilItsCommitAndARepeatedCommitIsRecognised() throws Exception {
+        TestWindows world = new TestWindows(List.of("staged"), 2, 6);
+        LakeSink sink = SinkJobs.sink("s3://lake/staging", broker.url()).sinkName("staging").build();
+        LakeWriter writer = new LakeWriter(sink.config(), new InlineMailbox());
+        writer.write(world.window("staged", 0), null);
+        List<WindowCommittable> committables = new ArrayList<>(writer.prepareCommit());
+
+        assertThat(committables).hasSize(1);
+        assertThat(keysUnder("staging/")).isEmpty();
+        assertThat(sdk.listMultipartUploads(b -> b.bucket("lake").prefix("staging/")).uploads()).hasSize(1);
+        assertThat(pointer("staging", "staged").pointer()).isEmpty();
+
+        LakeCommitter committer = new LakeCommitter(sink.config(), new LakeMetrics(new UnregisteredMetricsGroup()));
+        RecordingCommitRequest<WindowCommittable> first = new RecordingCommitRequest<>(committables.get(0));
+        committer.commit(List.of(first));
+
+        assertThat(first.outcome()).isEqualTo(RecordingCommitRequest.Outcome.COMMITTED);
+        String key = committables.get(0).staged().get(0).key();
+        assertThat(keysUnder("staging/")).contains("staging/" + key).hasSize(2);
+        assertThat(pointer("staging", "staged").k()).isEqualTo(1);
+
+        // A restore replays the same committable: it is recognised, and nothing is added.
+        RecordingCommitRequest<WindowCommittable> replay = new RecordingCommitRequest<>(committables.get(0));
+        committer.commit(List.of(replay));
+        assertThat(replay.outcome()).isEqualTo(RecordingCommitRequest.Outcome.ALREADY_COMMITTED);
+        assertThat(keysUnder("staging/")).hasSize(2);
+        assertThat(pointer("staging", "staged").k()).isEqualTo(1);
+    }
+
+    @Test
+    void aSecondWriterMovingThePointerStopsTheJobWithTheFencingMessageAndThePointerNeverGoesBack() throws Exception {
+        String root = dir.toUri().toString() + "fenced-lake";
+        TestWindows world = new TestWindows(List.of("orders"), 40, 3);
+        LakeSink sink = SinkJobs.sink(root, broker.url()).sinkName("fenced").build();
+        PointerStore store = new PointerStore(client, "fenced");
+
+        CompletableFuture<Void> job = CompletableFuture.runAsync(() -> runQuietly(() -> SinkJobs.run(sink, world, 3)));
+        ObservedPointer ours = awaitPointer(store, "orders", 2);
+        Committed foreign = new Committed(30, TestWindows.BASE_MICROS + 30 * TestWindows.WINDOW_MICROS,
+                "other/_queen/windows/0000000030.json", 1, 1, 1L);
+        client.kv(List.of(
+                KvOp.upsert(PointerStore.NAMESPACE, store.leaseKey("orders"),
+                        RawJson.ofUtf8(new LeaseDoc("other-job@elsewhere", "0123456789abcdef", 1L).toJson()),
+                        KvExpiry.seconds(600)),
+                new KvOp.Put(PointerStore.NAMESPACE, store.committedKey("orders"), RawJson.ofUtf8(foreign.toJson()),
+                        KvExpiry.forever(), KvExpect.any(), false)));
+        ObservedPointer moved = store.read("orders");
+
+        assertThatThrownBy(job::join)
+                .hasStackTraceContaining("queue 'orders' is fenced")
+                .hasStackTraceContaining("at k=30")
+                .hasStackTraceContaining("other-job@elsewhere");
+        assertThat(ours.k()).isGreaterThanOrEqualTo(2);
+        assertThat(store.read("orders")).isEqualTo(moved);
+    }
+
+    @Test
+    void anS3OutageDuringTheRunIsRetriedAndTheLakeIsCompleteAfterwards() throws Exception {
+        TestWindows world = new TestWindows(List.of("orders"), 24, 6);
+        LakeSink sink = SinkJobs.sink("s3://lake/outage", broker.url()).sinkName("outage").build();
+        PointerStore store = new PointerStore(client, "outage");
+
+        CompletableFuture<Void> job = CompletableFuture.runAsync(() -> runQuietly(() -> SinkJobs.run(sink, world, 200)));
+        awaitPointer(store, "orders", 3);
+        s3.stop();
+        long downAtK = store.read("orders").k();
+        Thread.sleep(3_000); // the outage itself
+        s3.restart();
+        job.get(200, TimeUnit.SECONDS);
+
+        assertThat(downAtK).isLessThan(world.windowsPerQueue());
+        LakeAssertions.assertLakeHoldsEveryWindowOnce(new FlinkLakeFiles("s3://lake/outage"), Prefix.DEFAULT, world,
+                q -> pointer("outage", q));
+        assertThat(new LakeChecker(new FlinkLakeFiles("s3://lake/outage"), Prefix.DEFAULT)
+                .check(world.tenant(), "orders", world.windowsPerQueue(), world.expectedRecords("orders")).ok()).isTrue();
+    }
+
+    private static ObservedPointer awaitPointer(PointerStore store, String queue, long k) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        ObservedPointer now = store.read(queue);
+        while (now.k() < k) {
+            assertThat(System.nanoTime()).as("pointer of %s reaching k=%s, now %s", queue, k, now).isLessThan(deadline);
+            Thread.sleep(20);
+            now = store.read(queue);
+        }
+        return now;
+    }
+
+    private static List<String> keysUnder(String prefix) {
+        return sdk.listObjectsV2Paginator(b -> b.bucket("lake").prefix(prefix)).contents().stream()
+                .map(S3Object::key).toList();
+    }
+
+    private static void runQuietly(ThrowingRunnable<Exception> job) {
+        try {
+            job.run();
+        } catch (Exception e) {
+            throw new java.util.concurrent.CompletionException(e);
+        }
+    }
+
+    /** Runs mails at once: the writer only mails its crash hook, which these tests do not arm. */
+    private static final class InlineMailbox implements MailboxExecutor {
+        @Override
+        public void execute(MailOptions options, ThrowingRunnable<? extends Exception> command, String description,
+                Object... args) {
+            try {
+                command.run();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        @Override
+        public void yield() {}
+
+        @Override
+        public boolean tryYield() {
+            return false;
+        }
+
+        @Override
+        public boolean shouldInterrupt() {
+            return false;
+        }
+    }
+}
