@@ -11,12 +11,12 @@ import java.util.Map;
  * with that record's incarnation. The newest record (highest stamp, then offset) always belongs to
  * the partition's current incarnation, because a replacing incarnation only holds later stamps.
  */
-public final class ResumePositions {
+final class ResumePositions {
 
     private ResumePositions() {}
 
     /** Per partition, the position after the newest of {@code records}. */
-    public static Map<String, CheckpointDoc.Position> after(Iterable<LogRecord> records) {
+    static Map<String, CheckpointDoc.Position> after(Iterable<LogRecord> records) {
         Map<String, LogRecord> newest = new HashMap<>();
         for (LogRecord r : records) {
             newest.merge(r.partition(), r, (a, b) -> isNewer(b, a) ? b : a);

@@ -18,7 +18,7 @@ import java.util.TreeSet;
  * ranges that rode on its records. The result depends on the record set alone, never on arrival
  * order (lost ranges are sorted; lake order of records is the encoder's job).
  */
-public final class WindowSlicer {
+final class WindowSlicer {
 
     private static final Comparator<LostRange> LOST_ORDER = Comparator.comparing(LostRange::partition, Utf8ByteOrder.INSTANCE)
             .thenComparingLong(LostRange::from)
@@ -31,7 +31,7 @@ public final class WindowSlicer {
      * @param tEnd the grid end
      * @param records every record of the window, all stamped in {@code [tStart, tEnd)}
      */
-    public static List<WindowInput> slice(
+    static List<WindowInput> slice(
             String tenant, String queue, long tStart, long tEnd, List<QueueRecord> records, long firstK,
             long targetBytes) {
         List<LogRecord> logRecords = new ArrayList<>(records.size());
