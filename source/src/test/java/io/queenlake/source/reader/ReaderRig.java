@@ -1,0 +1,205 @@
+package io.queenlake.source.reader;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import io.queenlake.devstack.broker.DevBroker;
+import io.queenlake.devstack.broker.DevBrokerOptions;
+import io.queenlake.source.QueenSourceConfig;
+import io.queenlake.source.StartMode;
+import io.queenlake.source.client.ChangedPage;
+import io.queenlake.source.client.ChangedQuery;
+import io.queenlake.source.client.FetchEntry;
+import io.queenlake.source.client.FetchRequest;
+import io.queenlake.source.client.FetchedPartition;
+import io.queenlake.source.client.FetchedRecord;
+import io.queenlake.source.client.HttpQueenClient;
+import io.queenlake.source.client.PushItem;
+import io.queenlake.source.client.QueenClient;
+import io.queenlake.source.event.PassCompleted;
+import io.queenlake.source.split.PartitionSplit;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.testutils.MetricListener;
+import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
+import io.queenlake.source.metrics.QueenSourceMetrics;
+import org.apache.flink.core.io.InputStatus;
+
+/**
+ * One QueenSource reader against an in-process dev broker whose clock the test can move forward,
+ * driven by hand from the test thread as Flink's task thread would drive it. The test plays the
+ * enumerator: it assigns splits and sends passes.
+ */
+final class ReaderRig implements AutoCloseable {
+
+    static final String TENANT = QueenSourceConfig.DEFAULT_TENANT;
+
+    final DevBroker broker;
+    final AtomicLong skewMicros;
+    final QueenClient client;
+    final CountingQueenClient readerClient;
+    final MetricListener metrics = new MetricListener();
+    final TestingReaderContext context =
+            new TestingReaderContext(new Configuration(), InternalSourceReaderMetricGroup.mock(metrics.getMetricGroup()));
+    final RecordingReaderOutput output = new RecordingReaderOutput();
+    final QueenSourceReader reader;
+
+    private ReaderRig(DevBroker broker, AtomicLong skewMicros, long safeGuardMs, long maxWindowMs) {
+        this.broker = broker;
+        this.skewMicros = skewMicros;
+        this.client = HttpQueenClient.builder().baseUrl(broker.url().toString()).build();
+        this.readerClient = new CountingQueenClient(HttpQueenClient.builder().baseUrl(broker.url().toString()).build());
+        this.reader = QueenSourceReader.create(readerClient, config(broker.url().toString(), safeGuardMs, maxWindowMs), context);
+        reader.start();
+    }
+
+    static ReaderRig start(long safeGuardMs, long maxWindowMs) throws Exception {
+        AtomicLong skew = new AtomicLong();
+        DevBroker broker = DevBroker.start(DevBrokerOptions.builder().clock(() -> wallMicros() + skew.get()).build());
+        return new ReaderRig(broker, skew, safeGuardMs, maxWindowMs);
+    }
+
+    static QueenSourceConfig config(String url, long safeGuardMs, long maxWindowMs) {
+        return new QueenSourceConfig(url, null, TENANT, List.of("*"), "test", "reader-test", StartMode.EARLIEST,
+                safeGuardMs, 100, 2, 3_000, maxWindowMs, null, 5_000);
+    }
+
+    static long wallMicros() {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+    }
+
+    /** One push: every payload gets the same stamp. */
+    void push(String queue, String partition, String... payloads) {
+        List<PushItem> items = new ArrayList<>();
+        for (String payload : payloads) {
+            items.add(PushItem.of(queue, partition, UUID.randomUUID().toString(), payload));
+        }
+        client.push(items);
+    }
+
+    /** The partition's whole stored log, read directly from the broker. */
+    List<FetchedRecord> log(String queue, String partition) {
+        List<FetchedRecord> log = new ArrayList<>();
+        long offset = answer(queue, partition, 0).logStartOffset();
+        while (true) {
+            FetchedPartition answer = answer(queue, partition, offset);
+            if (answer.records().isEmpty()) {
+                return log;
+            }
+            log.addAll(answer.records());
+            offset = answer.records().get(answer.records().size() - 1).offset() + 1;
+        }
+    }
+
+    FetchedPartition answer(String queue, String partition, long offset) {
+        return client.fetch(FetchRequest.immediate(List.of(FetchEntry.withDefaultBudget(queue, partition, offset)))).get(0);
+    }
+
+    long safeTime() {
+        return client.partitionsChanged(List.of()).safeTimeMicros();
+    }
+
+    /**
+     * What a complete pass now reports for these splits, as discovery reads it: each queue's
+     * partitions with the broker's safeTime read before them (the minimum over the calls).
+     */
+    PassCompleted passNow(PartitionSplit... splits) {
+        long safeTime = Long.MAX_VALUE;
+        Map<String, Long> lastOffsets = new HashMap<>();
+        Map<String, List<PartitionSplit>> byQueue = new HashMap<>();
+        for (PartitionSplit split : splits) {
+            byQueue.computeIfAbsent(split.queue(), q -> new ArrayList<>()).add(split);
+        }
+        for (Map.Entry<String, List<PartitionSplit>> queue : byQueue.entrySet()) {
+            ChangedPage page = client.partitionsChanged(List.of(ChangedQuery.firstPage(queue.getKey(), ChangedQuery.MAX_LIMIT)));
+            safeTime = Math.min(safeTime, page.safeTimeMicros());
+            Map<String, Long> byId = new HashMap<>();
+            page.entries().get(0).partitions().forEach(p -> byId.put(p.id(), p.lastOffset()));
+            for (PartitionSplit split : queue.getValue()) {
+                Long last = byId.get(split.partitionId());
+                if (last != null) {
+                    lastOffsets.put(split.splitId(), last);
+                }
+            }
+        }
+        return new PassCompleted(splits.length == 0 ? safeTime() : safeTime, lastOffsets);
+    }
+
+    void send(Object event) {
+        reader.handleSourceEvents((org.apache.flink.api.connector.source.SourceEvent) event);
+    }
+
+    void pollUntil(String what, BooleanSupplier done, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("expected " + what + " within " + timeout + "; emitted " + output.records.size()
+                        + " records, watermarks " + output.watermarks);
+            }
+            pollOnce();
+        }
+    }
+
+    /** Polls for a while, whatever comes. */
+    void pollFor(Duration duration) throws Exception {
+        long deadline = System.nanoTime() + duration.toNanos();
+        while (System.nanoTime() < deadline) {
+            pollOnce();
+        }
+    }
+
+    private void pollOnce() throws Exception {
+        InputStatus status = reader.pollNext(output);
+        if (status == InputStatus.NOTHING_AVAILABLE) {
+            try {
+                reader.isAvailable().get(20, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException quiet) {
+                // nothing yet; poll again
+            }
+        }
+    }
+
+    List<Long> offsetsOf(String queue, String partition) {
+        List<Long> offsets = new ArrayList<>();
+        for (RecordingReaderOutput.Stamped s : output.records) {
+            if (s.record().queue().equals(queue) && s.record().record().partition().equals(partition)) {
+                offsets.add(s.record().record().offset());
+            }
+        }
+        return offsets;
+    }
+
+    /** A counter of the reader's metric group, by the path below {@link QueenSourceMetrics#GROUP}. */
+    long counter(String... path) {
+        String[] full = new String[path.length + 1];
+        full[0] = QueenSourceMetrics.GROUP;
+        System.arraycopy(path, 0, full, 1, path.length);
+        return metrics.getCounter(full).map(Counter::getCount)
+                .orElseThrow(() -> new AssertionError("no counter " + String.join(".", full)));
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            reader.close();
+        } finally {
+            broker.close();
+        }
+    }
+
+    static Duration seconds(long s) {
+        return Duration.ofSeconds(s);
+    }
+}

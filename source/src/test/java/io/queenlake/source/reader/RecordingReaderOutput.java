@@ -1,0 +1,60 @@
+package io.queenlake.source.reader;
+
+import io.queenlake.source.QueueRecord;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceOutput;
+
+/**
+ * A reader output that keeps every record with its timestamp and every watermark, in order, and
+ * checks as it goes the promise a watermark makes: no record at or below it comes later.
+ */
+final class RecordingReaderOutput implements ReaderOutput<QueueRecord> {
+
+    record Stamped(QueueRecord record, long timestamp) {}
+
+    final List<Stamped> records = new ArrayList<>();
+    final List<Long> watermarks = new ArrayList<>();
+    final List<String> brokenPromises = new ArrayList<>();
+
+    @Override
+    public void collect(QueueRecord record) {
+        throw new AssertionError("QueenSource records always carry their broker timestamp: " + record);
+    }
+
+    @Override
+    public void collect(QueueRecord record, long timestamp) {
+        if (!watermarks.isEmpty() && timestamp <= lastWatermark()) {
+            brokenPromises.add(record + " at " + timestamp + " after watermark " + lastWatermark());
+        }
+        records.add(new Stamped(record, timestamp));
+    }
+
+    @Override
+    public void emitWatermark(Watermark watermark) {
+        if (!watermarks.isEmpty() && watermark.getTimestamp() <= lastWatermark()) {
+            brokenPromises.add("watermark " + watermark.getTimestamp() + " did not rise above " + lastWatermark());
+        }
+        watermarks.add(watermark.getTimestamp());
+    }
+
+    long lastWatermark() {
+        return watermarks.isEmpty() ? Long.MIN_VALUE : watermarks.get(watermarks.size() - 1);
+    }
+
+    @Override
+    public void markIdle() {}
+
+    @Override
+    public void markActive() {}
+
+    @Override
+    public SourceOutput<QueueRecord> createOutputForSplit(String splitId) {
+        return this;
+    }
+
+    @Override
+    public void releaseOutputForSplit(String splitId) {}
+}
