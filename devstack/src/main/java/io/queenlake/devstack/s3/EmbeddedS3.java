@@ -23,13 +23,13 @@ import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
  */
 public final class EmbeddedS3 implements AutoCloseable {
 
-    /** Region clients sign with; S3Proxy checks the signature, not the region name. */
+    /** The region every client of the server signs with (path-style, so it names no host). */
     public static final String REGION = "us-east-1";
 
     private static final String HOST = "127.0.0.1";
     /**
-     * No graceful shutdown: a stop should look like an outage, and Jetty's graceful mode would wait
-     * for clients' idle keep-alive connections (the JDK keeps those JVM-wide) until it times out.
+     * No graceful shutdown: a stop should look like an outage, and Jetty's graceful mode waited for
+     * the idle keep-alive connections of a closed JDK-based client until it timed out.
      */
     private static final long STOP_TIMEOUT_MS = 0;
     /** A handful of threads is plenty for tests on two cores; S3Proxy's default is 200. */
@@ -139,11 +139,21 @@ public final class EmbeddedS3 implements AutoCloseable {
         try {
             started.start();
         } catch (Exception e) {
+            stopQuietly(started);
             throw new IllegalStateException("The embedded S3 server could not listen on " + endpoint()
                     + " (is the port taken?): pass port 0 or a free port.", e);
         }
         proxy = started;
         port = started.getPort();
+    }
+
+    /** Releases the threads of a server that failed to start; its own failure is the one to report. */
+    private static void stopQuietly(S3Proxy failed) {
+        try {
+            failed.stop();
+        } catch (Exception ignored) {
+            // The start failure already explains what went wrong.
+        }
     }
 
     private Path existingDir() {

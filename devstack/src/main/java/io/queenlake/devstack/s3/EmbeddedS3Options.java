@@ -35,6 +35,13 @@ public record EmbeddedS3Options(int port, Path dir, String accessKey, String sec
         }
     }
 
+    /** Keeps the secret key out of logs and failure messages. */
+    @Override
+    public String toString() {
+        return "EmbeddedS3Options[port=" + port + ", dir=" + dir + ", accessKey=" + accessKey
+                + ", secretKey=***, bucket=" + bucket + "]";
+    }
+
     public static Builder builder() {
         return new Builder();
     }

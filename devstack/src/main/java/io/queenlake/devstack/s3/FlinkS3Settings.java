@@ -22,7 +22,7 @@ public final class FlinkS3Settings {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("s3.endpoint", s3.endpoint().toString());
         settings.put("s3.path.style.access", "true");
-        // Without a region the S3A client asks AWS for the bucket's region; the server answers any.
+        // The plugin's S3A (Hadoop 3.3.4, AWS SDK v1) signs for this region, as every other client of the server does.
         settings.put("s3.endpoint.region", EmbeddedS3.REGION);
         settings.put("s3.access-key", s3.accessKey());
         settings.put("s3.secret-key", s3.secretKey());
