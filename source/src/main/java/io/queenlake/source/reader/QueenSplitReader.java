@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The only broker caller on the task side: seeks splits that start at a time, and fetches, in
  * calls of up to 1024 entries with at most {@code fetchConcurrency} in flight, exactly the splits
- * that are behind what discovery reported and not paused. When nothing is behind it waits (bounded,
- * wakeable) for the next pass instead of fetching idle partitions in a loop.
+ * that the newest complete pass lists, that are behind what it (or a later answer) reported, and
+ * that are not paused. Nothing is read before the first pass. When nothing is behind it waits
+ * (bounded, wakeable) for the next pass instead of fetching idle partitions in a loop.
  *
  * <p>It finds gaps (retention, replaced incarnations) and hands them over with the next record of
  * the partition; it never emits records, watermarks or metrics about what was emitted.
@@ -127,6 +128,10 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
             }
             SplitCursor cursor = new SplitCursor(split);
             cursor.inheritLost(lost);
+            PassExchange.Pass pass = exchange.latestPass();
+            if (pass != null) {
+                cursor.onPass(pass.lastOffsets().get(cursor.splitId()));
+            }
             cursors.put(cursor.splitId(), cursor);
         }
     }
@@ -163,11 +168,8 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
         if (pass != null && pass.sequence() != seenPass) {
             seenPass = pass.sequence();
             metrics.onPass(pass.safeTimeMicros());
-            for (Map.Entry<String, Long> e : pass.lastOffsets().entrySet()) {
-                SplitCursor cursor = cursors.get(e.getKey());
-                if (cursor != null) {
-                    cursor.onPass(e.getValue());
-                }
+            for (SplitCursor cursor : cursors.values()) {
+                cursor.onPass(pass.lastOffsets().get(cursor.splitId()));
             }
         }
         for (Map.Entry<String, Long> e : exchange.takeReplaced().entrySet()) {
@@ -192,7 +194,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
     private void seekWaiting(ReadBatch batch) {
         List<SplitCursor> waiting = new ArrayList<>();
         for (SplitCursor cursor : cursors.values()) {
-            if (cursor.needsSeek()) {
+            if (cursor.readyToSeek()) {
                 waiting.add(cursor);
             }
         }

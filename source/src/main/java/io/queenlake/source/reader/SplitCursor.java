@@ -53,6 +53,7 @@ final class SplitCursor {
     private long lastFetchedTs = Long.MIN_VALUE;
     private final List<LostRange> pendingLost = new ArrayList<>();
     private boolean pausedByAlignment;
+    private boolean listed;
     private boolean gone;
     private boolean warnedAhead;
 
@@ -100,11 +101,25 @@ final class SplitCursor {
     }
 
     /**
-     * Whether this split is behind what discovery (or the last answer) reported and nothing holds
-     * it: a split never judged is read once; a caught-up split waits for a pass that moved it.
+     * Whether the newest complete pass lists this incarnation. Only a listed split is read: fetch
+     * and fetch/offsets go by partition name, so a split restored from a checkpoint whose
+     * incarnation was replaced meanwhile would read the new incarnation's records as its own.
+     */
+    boolean listed() {
+        return listed;
+    }
+
+    /** Waits for its start to be found by time, and discovery lists it. */
+    boolean readyToSeek() {
+        return listed && needsSeek();
+    }
+
+    /**
+     * Whether this split is behind what discovery (or a later answer) reported: a caught-up split
+     * waits for a pass that moved it, so idle partitions are never fetched in a loop.
      */
     boolean behind() {
-        return !gone && !needsSeek() && (readableThrough == UNKNOWN || nextOffset <= readableThrough);
+        return listed && !gone && !needsSeek() && readableThrough != UNKNOWN && nextOffset <= readableThrough;
     }
 
     /** Its last read stamp is more than one window ahead of the reader's watermark (DESIGN.md "Windows"). */
@@ -114,9 +129,15 @@ final class SplitCursor {
                 && Math.floorDiv(lastFetchedTs, 1000L) > watermarkMillis + maxWindowMs;
     }
 
-    /** A complete pass reported this incarnation's last offset: read up to it. */
-    void onPass(long lastOffset) {
-        readableThrough = readableThrough == UNKNOWN ? lastOffset : Math.max(readableThrough, lastOffset);
+    /**
+     * A complete pass reported this incarnation's last offset (read up to it), or did not list it
+     * (null: replaced or gone; not read until a pass lists it again).
+     */
+    void onPass(Long lastOffset) {
+        listed = lastOffset != null;
+        if (listed) {
+            readableThrough = readableThrough == UNKNOWN ? lastOffset : Math.max(readableThrough, lastOffset);
+        }
     }
 
     FetchEntry entry(int maxBytes) {

@@ -75,7 +75,7 @@ class QueenSourceReaderTest {
         rig.push(queue, partition, payloads[3]);
         PartitionSplit main = PartitionSplit.atOffset(queue, partition, idOf(queue, partition), 0, Long.MIN_VALUE);
         PartitionSplit other = PartitionSplit.atOffset(queue, "other", idOf(queue, "other"), 0, Long.MIN_VALUE);
-        rig.reader.addSplits(List.of(main, other));
+        rig.assign(main, other);
 
         rig.pollUntil("5 records", () -> rig.output.records.size() == 5, seconds(10));
         rig.pollFor(Duration.ofMillis(300));
@@ -97,18 +97,20 @@ class QueenSourceReaderTest {
     }
 
     @Test
-    void noWatermarkBeforeThePassThenSafeTimeMinusTheGuardOnceEverySplitCaughtUp() throws Exception {
+    void nothingIsReadBeforeThePassThenTheWatermarkIsSafeTimeMinusTheGuardOnceEverySplitCaughtUp() throws Exception {
         rig.push("q", "a", "1", "2");
         rig.push("q", "b", "3");
         PartitionSplit a = PartitionSplit.atOffset("q", "a", idOf("q", "a"), 0, Long.MIN_VALUE);
         PartitionSplit b = PartitionSplit.atOffset("q", "b", idOf("q", "b"), 0, Long.MIN_VALUE);
         rig.reader.addSplits(List.of(a, b));
-        rig.pollUntil("3 records", () -> rig.output.records.size() == 3, seconds(10));
-        rig.pollFor(Duration.ofMillis(200));
+        rig.pollFor(Duration.ofMillis(300));
+        assertThat(rig.output.records).as("no complete pass yet: the incarnations are unconfirmed").isEmpty();
         assertThat(rig.output.watermarks).as("no complete pass yet: nothing is known of the broker's clock").isEmpty();
+        assertThat(rig.readerClient.fetchCalls.get()).isZero();
 
         PassCompleted pass = rig.passNow(a, b);
         rig.send(pass);
+        rig.pollUntil("3 records", () -> rig.output.records.size() == 3, seconds(10));
         long expected = watermarkFor(pass.safeTimeMicros() - GUARD_MS * 1000);
         rig.pollUntil("the pass's watermark", () -> rig.output.lastWatermark() == expected, seconds(5));
 
@@ -122,13 +124,13 @@ class QueenSourceReaderTest {
         PartitionSplit a = PartitionSplit.atOffset("q", "a", idOf("q", "a"), 0, Long.MIN_VALUE);
         PartitionSplit b = PartitionSplit.atOffset("q", "b", idOf("q", "b"), 0, Long.MIN_VALUE);
         rig.reader.addSplits(List.of(a, b));
-        rig.pollUntil("2 records", () -> rig.output.records.size() == 2, seconds(10));
         long stampA = rig.log("q", "a").get(0).tsMicros();
         rig.skewMicros.addAndGet(5_000_000L);
         rig.push("elsewhere", "x", "1"); // safeTime moves five seconds past both stamps
-        // The pass claims more in "a" than was read: "a" is behind, so it stands at its last stamp - 1 us.
+        // The pass claims more in "a" than it holds: "a" stays behind, so it stands at its last stamp - 1 us.
         PassCompleted pass = new PassCompleted(rig.safeTime(), Map.of(a.splitId(), 5L, b.splitId(), 0L));
         rig.send(pass);
+        rig.pollUntil("2 records", () -> rig.output.records.size() == 2, seconds(10));
 
         rig.pollUntil("a watermark", () -> !rig.output.watermarks.isEmpty(), seconds(5));
         rig.pollFor(Duration.ofMillis(200));
@@ -155,7 +157,7 @@ class QueenSourceReaderTest {
         List<FetchedRecord> log = rig.log("q", "p");
         long from = log.get(2).tsMicros();
         PartitionSplit split = PartitionSplit.atTime("q", "p", idOf("q", "p"), from);
-        rig.reader.addSplits(List.of(split));
+        rig.assign(split);
 
         rig.pollUntil("3 records", () -> rig.output.records.size() == 3, seconds(10));
         rig.pollFor(Duration.ofMillis(200));
@@ -173,7 +175,7 @@ class QueenSourceReaderTest {
     void aSeekAboveEveryStampStartsAtTheHeadAndReadsWhatComesLater() throws Exception {
         rig.push("q", "p", "1", "2");
         PartitionSplit split = PartitionSplit.atTime("q", "p", idOf("q", "p"), rig.safeTime() + 1);
-        rig.reader.addSplits(List.of(split));
+        rig.assign(split);
         rig.pollUntil("the seek", () -> rig.readerClient.offsetCalls.get() == 1, seconds(5));
         rig.pollFor(Duration.ofMillis(100));
         rig.push("q", "p", "3");
@@ -193,7 +195,7 @@ class QueenSourceReaderTest {
         rig.push("q", "p", "4");
         rig.broker.runRetentionNow();
         assertThat(rig.answer("q", "p", 0).logStartOffset()).isEqualTo(3L);
-        rig.reader.addSplits(List.of(split));
+        rig.assign(split);
 
         rig.pollUntil("1 record", () -> rig.output.records.size() == 1, seconds(10));
 
@@ -207,9 +209,8 @@ class QueenSourceReaderTest {
     void aReplacedIncarnationLosesItsUnreadOffsetsOnTheNewIncarnationsFirstRecord() throws Exception {
         rig.push("q", "p", "1", "2", "3", "4", "5");
         PartitionSplit old = PartitionSplit.atOffset("q", "p", idOf("q", "p"), 0, Long.MIN_VALUE);
-        rig.reader.addSplits(List.of(old));
+        rig.assign(old);
         rig.pollUntil("5 records", () -> rig.output.records.size() == 5, seconds(10));
-        rig.send(rig.passNow(old));
         rig.pollFor(Duration.ofMillis(100));
         rig.push("q", "p", "6", "7", "8"); // offsets 5..7, never read: no pass announced them to the reader
         rig.broker.deletePartition(ReaderRig.TENANT, "q", "p");
@@ -217,7 +218,7 @@ class QueenSourceReaderTest {
         String newId = idOf("q", "p");
         assertThat(newId).isNotEqualTo(old.partitionId());
         rig.send(new PartitionReplaced("q", "p", old.partitionId(), 7, newId));
-        rig.reader.addSplits(List.of(PartitionSplit.atOffset("q", "p", newId, 0, Long.MIN_VALUE)));
+        rig.assign(PartitionSplit.atOffset("q", "p", newId, 0, Long.MIN_VALUE));
 
         rig.pollUntil("the new incarnation's record", () -> rig.output.records.size() == 6, seconds(10));
         rig.pollUntil("the old split to finish", () -> rig.reader.getNumberOfCurrentlyAssignedSplits() == 1, seconds(5));
@@ -228,6 +229,26 @@ class QueenSourceReaderTest {
         assertThat(reborn.lostBefore()).containsExactly(new LostRange("p", 5, 7));
         assertThat(rig.reader.snapshotState(2)).singleElement()
                 .satisfies(s -> assertThat(s.partitionId()).isEqualTo(newId));
+    }
+
+    @Test
+    void aRestoredSplitWhoseIncarnationWasReplacedNeverReadsTheNewIncarnationAsItsOwn() throws Exception {
+        rig.push("q", "p", "1", "2", "3", "4", "5");
+        PartitionSplit restored = PartitionSplit.atOffset("q", "p", idOf("q", "p"), 2, Long.MIN_VALUE);
+        rig.broker.deletePartition(ReaderRig.TENANT, "q", "p");
+        rig.push("q", "p", "\"n0\"", "\"n1\"", "\"n2\"", "\"n3\"", "\"n4\"", "\"n5\"", "\"n6\"", "\"n7\"");
+        String newId = idOf("q", "p");
+        rig.assign(restored); // the pass lists only the new incarnation
+        rig.pollFor(Duration.ofMillis(300));
+        assertThat(rig.output.records).as("offsets 2..7 of the new incarnation are not the old one's").isEmpty();
+
+        rig.send(new PartitionReplaced("q", "p", restored.partitionId(), 4, newId));
+        rig.assign(PartitionSplit.atOffset("q", "p", newId, 0, Long.MIN_VALUE));
+        rig.pollUntil("the new incarnation", () -> rig.output.records.size() == 8, seconds(10));
+
+        assertThat(rig.output.records).allSatisfy(r -> assertThat(r.record().record().partitionId()).isEqualTo(newId));
+        assertThat(rig.offsetsOf("q", "p")).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L);
+        assertThat(rig.output.records.get(0).record().lostBefore()).containsExactly(new LostRange("p", 2, 4));
     }
 
     @Test
@@ -243,9 +264,8 @@ class QueenSourceReaderTest {
         for (int i = 0; i < partitions; i++) {
             splits.add(PartitionSplit.atOffset("idle", "p" + i, ids.get("p" + i), 0, Long.MIN_VALUE));
         }
-        rig.reader.addSplits(splits);
+        rig.assign(splits.toArray(PartitionSplit[]::new));
         rig.pollUntil("every record", () -> rig.output.records.size() == partitions, seconds(10));
-        rig.send(rig.passNow(splits.toArray(PartitionSplit[]::new)));
         rig.pollFor(Duration.ofMillis(200));
         int callsWhenCaughtUp = rig.readerClient.fetchCalls.get();
 
@@ -265,6 +285,8 @@ class QueenSourceReaderTest {
         PartitionSplit ghost = PartitionSplit.atOffset("ghost", "p", "00000000-0000-0000-0000-00000000dead", 0, Long.MIN_VALUE);
         PartitionSplit alive = PartitionSplit.atOffset("alive", "p", idOf("alive", "p"), 0, Long.MIN_VALUE);
         rig.reader.addSplits(List.of(ghost, alive));
+        // The enumerator still knows the ghost queue's partition from before it was deleted.
+        rig.send(new PassCompleted(rig.safeTime(), Map.of(ghost.splitId(), 3L, alive.splitId(), 0L)));
 
         rig.pollUntil("the live record", () -> rig.output.records.size() == 1, seconds(10));
         rig.pollUntil("the ghost split to finish", () -> rig.reader.getNumberOfCurrentlyAssignedSplits() == 1, seconds(5));
@@ -280,9 +302,9 @@ class QueenSourceReaderTest {
         PartitionSplit slow = PartitionSplit.atOffset("q", "slow", idOf("q", "slow"), 0, Long.MIN_VALUE);
         PartitionSplit fast = PartitionSplit.atOffset("q", "fast", idOf("q", "fast"), 0, Long.MIN_VALUE);
         rig.reader.addSplits(List.of(slow, fast));
-        rig.pollUntil("2 records", () -> rig.output.records.size() == 2, seconds(10));
         // "slow" is reported further than it can read: it stays behind, holding the watermark at its stamp.
         rig.send(new PassCompleted(rig.safeTime(), Map.of(slow.splitId(), 50L, fast.splitId(), 0L)));
+        rig.pollUntil("2 records", () -> rig.output.records.size() == 2, seconds(10));
         rig.pollUntil("a watermark", () -> !rig.output.watermarks.isEmpty(), seconds(5));
         rig.push("q", "fast", "2");
         rig.send(new PassCompleted(rig.safeTime(), Map.of(slow.splitId(), 50L, fast.splitId(), 1L)));
@@ -301,7 +323,9 @@ class QueenSourceReaderTest {
                 QueenSourceReader reader = QueenSourceReader.create(
                         ReaderRig.config(guarded.url().toString(), 0, WINDOW_MS), new TestingReaderContext())) {
             reader.start();
-            reader.addSplits(List.of(PartitionSplit.atOffset("q", "p", "id", 0, Long.MIN_VALUE)));
+            PartitionSplit split = PartitionSplit.atOffset("q", "p", "id", 0, Long.MIN_VALUE);
+            reader.addSplits(List.of(split));
+            reader.handleSourceEvents(new PassCompleted(1L, Map.of(split.splitId(), 0L)));
             RecordingReaderOutput output = new RecordingReaderOutput();
             assertThatThrownBy(() -> {
                 long deadline = System.nanoTime() + seconds(10).toNanos();

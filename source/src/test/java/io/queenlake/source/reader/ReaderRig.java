@@ -137,6 +137,12 @@ final class ReaderRig implements AutoCloseable {
         return new PassCompleted(splits.length == 0 ? safeTime() : safeTime, lastOffsets);
     }
 
+    /** What the enumerator does with new splits: assign them, then send the pass that lists them. */
+    void assign(PartitionSplit... splits) {
+        reader.addSplits(List.of(splits));
+        send(passNow(splits));
+    }
+
     void send(Object event) {
         reader.handleSourceEvents((org.apache.flink.api.connector.source.SourceEvent) event);
     }
