@@ -6,6 +6,7 @@ import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.source.QueenSource;
 import io.queenlake.source.QueenSourceBuilder;
+import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.QueueRecord;
 import io.queenlake.source.StartMode;
 import io.queenlake.source.client.HttpQueenClient;
@@ -27,6 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class SourceItRig implements AutoCloseable {
 
+    static final String TENANT = QueenSourceConfig.DEFAULT_TENANT;
     static final long DISCOVERY_MS = 100;
     static final long GUARD_MS = 20;
     static final long LEASE_TTL_MS = 1_500;
