@@ -167,7 +167,6 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
         PassExchange.Pass pass = exchange.latestPass();
         if (pass != null && pass.sequence() != seenPass) {
             seenPass = pass.sequence();
-            metrics.onPass(pass.safeTimeMicros());
             for (SplitCursor cursor : cursors.values()) {
                 cursor.onPass(pass.lastOffsets().get(cursor.splitId()));
             }

@@ -8,7 +8,6 @@ import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.source.QueueRecord;
-import io.queenlake.source.client.ChangedQuery;
 import io.queenlake.source.client.FetchedRecord;
 import io.queenlake.source.client.PushItem;
 import io.queenlake.source.client.QueueOptions;
@@ -46,12 +45,8 @@ class QueenSourceReaderTest {
         return ids(queue).get(partition);
     }
 
-    /** Partition name to incarnation id, as discovery reports them (first page: up to 1000 partitions). */
     private Map<String, String> ids(String queue) {
-        Map<String, String> ids = new java.util.HashMap<>();
-        rig.client.partitionsChanged(List.of(ChangedQuery.firstPage(queue, ChangedQuery.MAX_LIMIT)))
-                .entries().get(0).partitions().forEach(p -> ids.put(p.name(), p.id()));
-        return ids;
+        return rig.ids(queue);
     }
 
     /** The DESIGN.md promise for a frontier F in microseconds: W = floor((F + 1) / 1000) - 1. */
@@ -277,6 +272,51 @@ class QueenSourceReaderTest {
         assertThat(rig.readerClient.fetchCalls.get())
                 .as("five passes over caught-up partitions, a second of polling")
                 .isEqualTo(callsWhenCaughtUp);
+    }
+
+    @Test
+    void tenThousandPartitionsAreReadInCallsOfAtMost1024EntriesAndThenLeftAlone() throws Exception {
+        int partitions = 10_000;
+        List<PushItem> items = new java.util.ArrayList<>();
+        for (int i = 0; i < partitions; i++) {
+            items.add(PushItem.of("wide", "p" + i, "t" + i, Integer.toString(i)));
+        }
+        rig.client.push(items);
+        Map<String, String> ids = ids("wide");
+        List<PartitionSplit> splits = new java.util.ArrayList<>();
+        for (int i = 0; i < partitions; i++) {
+            splits.add(PartitionSplit.atOffset("wide", "p" + i, ids.get("p" + i), 0, Long.MIN_VALUE));
+        }
+        rig.assign(splits.toArray(PartitionSplit[]::new));
+
+        rig.pollUntil("every record", () -> rig.output.records.size() == partitions, seconds(30));
+
+        assertThat(rig.readerClient.fetchCalls.get()).as("10,000 entries, 1024 a call").isEqualTo(10);
+        assertThat(rig.readerClient.fetchEntries.get()).isEqualTo(partitions);
+        rig.send(rig.passNow(splits.toArray(PartitionSplit[]::new)));
+        rig.pollFor(Duration.ofMillis(500));
+        assertThat(rig.readerClient.fetchCalls.get()).as("caught up: nothing to fetch").isEqualTo(10);
+        assertThat(rig.counter(QueenSourceMetrics.RESULT_GROUP, QueenSourceMetrics.RESULT_RECORDS,
+                QueenSourceMetrics.FETCH_CALLS)).isEqualTo(10);
+    }
+
+    @Test
+    void aSplitPausedForWatermarkAlignmentIsNotFetchedUntilResumed() throws Exception {
+        rig.push("q", "a", "1");
+        rig.push("q", "b", "1");
+        PartitionSplit a = PartitionSplit.atOffset("q", "a", idOf("q", "a"), 0, Long.MIN_VALUE);
+        PartitionSplit b = PartitionSplit.atOffset("q", "b", idOf("q", "b"), 0, Long.MIN_VALUE);
+        rig.reader.addSplits(List.of(a, b));
+        rig.pollFor(Duration.ofMillis(200)); // the fetcher takes the splits (nothing is read before a pass)
+        rig.reader.pauseOrResumeSplits(List.of(b.splitId()), List.of());
+        rig.send(rig.passNow(a, b));
+
+        rig.pollUntil("the record of a", () -> rig.output.records.size() == 1, seconds(10));
+        rig.pollFor(Duration.ofMillis(300));
+        assertThat(rig.offsetsOf("q", "b")).isEmpty();
+
+        rig.reader.pauseOrResumeSplits(List.of(), List.of(b.splitId()));
+        rig.pollUntil("the record of b", () -> rig.offsetsOf("q", "b").size() == 1, seconds(10));
     }
 
     @Test

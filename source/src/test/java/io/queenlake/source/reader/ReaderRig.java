@@ -6,7 +6,8 @@ import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.StartMode;
-import io.queenlake.source.client.ChangedPage;
+import io.queenlake.source.client.ChangedPass;
+import io.queenlake.source.client.ChangedPassWalker;
 import io.queenlake.source.client.ChangedQuery;
 import io.queenlake.source.client.FetchEntry;
 import io.queenlake.source.client.FetchRequest;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -113,28 +115,38 @@ final class ReaderRig implements AutoCloseable {
 
     /**
      * What a complete pass now reports for these splits, as discovery reads it: each queue's
-     * partitions with the broker's safeTime read before them (the minimum over the calls).
+     * partitions, paged, with the minimum safeTime of the pages (read before their rows).
      */
     PassCompleted passNow(PartitionSplit... splits) {
-        long safeTime = Long.MAX_VALUE;
-        Map<String, Long> lastOffsets = new HashMap<>();
-        Map<String, List<PartitionSplit>> byQueue = new HashMap<>();
+        List<String> queues = new ArrayList<>();
         for (PartitionSplit split : splits) {
-            byQueue.computeIfAbsent(split.queue(), q -> new ArrayList<>()).add(split);
-        }
-        for (Map.Entry<String, List<PartitionSplit>> queue : byQueue.entrySet()) {
-            ChangedPage page = client.partitionsChanged(List.of(ChangedQuery.firstPage(queue.getKey(), ChangedQuery.MAX_LIMIT)));
-            safeTime = Math.min(safeTime, page.safeTimeMicros());
-            Map<String, Long> byId = new HashMap<>();
-            page.entries().get(0).partitions().forEach(p -> byId.put(p.id(), p.lastOffset()));
-            for (PartitionSplit split : queue.getValue()) {
-                Long last = byId.get(split.partitionId());
-                if (last != null) {
-                    lastOffsets.put(split.splitId(), last);
-                }
+            if (!queues.contains(split.queue())) {
+                queues.add(split.queue());
             }
         }
-        return new PassCompleted(splits.length == 0 ? safeTime() : safeTime, lastOffsets);
+        if (queues.isEmpty()) {
+            return new PassCompleted(safeTime(), Map.of());
+        }
+        ChangedPass pass = ChangedPassWalker.walk(client, queues, OptionalLong.empty(), ChangedQuery.MAX_LIMIT);
+        Map<String, Long> byId = new HashMap<>();
+        pass.partitions().forEach((queue, rows) -> rows.forEach(
+                p -> byId.put(PartitionSplit.splitId(queue, p.name(), p.id()), p.lastOffset())));
+        Map<String, Long> lastOffsets = new HashMap<>();
+        for (PartitionSplit split : splits) {
+            Long last = byId.get(split.splitId());
+            if (last != null) {
+                lastOffsets.put(split.splitId(), last);
+            }
+        }
+        return new PassCompleted(pass.safeTimeMicros(), lastOffsets);
+    }
+
+    /** Partition name to incarnation id, as a full discovery pass reports them. */
+    Map<String, String> ids(String queue) {
+        Map<String, String> ids = new HashMap<>();
+        ChangedPassWalker.walk(client, List.of(queue), OptionalLong.empty(), ChangedQuery.MAX_LIMIT)
+                .partitions().getOrDefault(queue, List.of()).forEach(p -> ids.put(p.name(), p.id()));
+        return ids;
     }
 
     /** What the enumerator does with new splits: assign them, then send the pass that lists them. */
