@@ -247,7 +247,8 @@ final class SplitCursor {
 
     private Outcome aheadOfLog(long highWatermark, long logStart) {
         // Offsets restart at 0 in a new incarnation; never read another incarnation's records as ours.
-        readableThrough = highWatermark - 1;
+        // Wait for the next pass (not the next round): it lists this incarnation again, or not.
+        readableThrough = Math.min(highWatermark - 1, nextOffset - 1);
         if (!warnedAhead) {
             warnedAhead = true;
             LOG.warn("queue '{}' partition '{}' answered bounds [{}, {}) that do not contain offset {} of incarnation {}: "
