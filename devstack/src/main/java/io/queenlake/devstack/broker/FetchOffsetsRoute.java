@@ -3,6 +3,7 @@ package io.queenlake.devstack.broker;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.time.format.DateTimeParseException;
+import java.util.List;
 
 /**
  * {@code POST /api/v1/fetch/offsets}: per entry, the first stored record stamped at or after a time
@@ -22,14 +23,8 @@ final class FetchOffsetsRoute implements Route {
     @Override
     public void handle(Call call, Reply reply) throws IOException {
         JsonNode body = WireJson.tree(call.body());
-        JsonNode list = body.get("entries");
-        if (list != null && !list.isNull() && !list.isArray()) {
-            throw WireError.badBody("entries must be an array");
-        }
-        int n = list == null || list.isNull() ? 0 : list.size();
-        if (n > FetchRoute.MAX_ENTRIES) {
-            throw WireError.badRequest("too many entries");
-        }
+        List<JsonNode> list = WireJson.entries(body, FetchRoute.MAX_ENTRIES);
+        int n = list.size();
         String[] queues = new String[n];
         String[] partitions = new String[n];
         long[] millis = new long[n];

@@ -130,16 +130,7 @@ final class FetchRoute implements Route {
     }
 
     static List<Entry> entries(JsonNode body) {
-        JsonNode list = body.get("entries");
-        if (list == null || list.isNull()) {
-            return List.of();
-        }
-        if (!list.isArray()) {
-            throw WireError.badBody("entries must be an array");
-        }
-        if (list.size() > MAX_ENTRIES) {
-            throw WireError.badRequest("too many entries");
-        }
+        List<JsonNode> list = WireJson.entries(body, MAX_ENTRIES);
         List<Entry> out = new ArrayList<>(list.size());
         for (int i = 0; i < list.size(); i++) {
             JsonNode e = list.get(i);

@@ -26,14 +26,8 @@ final class PartitionsChangedRoute implements Route {
     @Override
     public void handle(Call call, Reply reply) throws IOException {
         JsonNode body = WireJson.tree(call.body());
-        JsonNode list = body.get("entries");
-        if (list != null && !list.isNull() && !list.isArray()) {
-            throw WireError.badBody("entries must be an array");
-        }
-        int n = list == null || list.isNull() ? 0 : list.size();
-        if (n > FetchRoute.MAX_ENTRIES) {
-            throw WireError.badRequest("too many entries");
-        }
+        List<JsonNode> list = WireJson.entries(body, FetchRoute.MAX_ENTRIES);
+        int n = list.size();
         Entry[] entries = new Entry[n];
         for (int i = 0; i < n; i++) {
             entries[i] = entry(list.get(i), i);

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Reading request bodies. Small control bodies become trees; values the broker must store verbatim
@@ -105,6 +107,27 @@ final class WireJson {
             }
         }
         return Arrays.copyOfRange(body, start, end);
+    }
+
+    /**
+     * The {@code entries} array of a batch route (fetch, fetch/offsets, partitions/changed): absent
+     * or null is empty; anything but an array, or more than {@code maxEntries}, is refused as the
+     * broker refuses it.
+     */
+    static List<JsonNode> entries(JsonNode body, int maxEntries) {
+        JsonNode list = body.get("entries");
+        if (list == null || list.isNull()) {
+            return List.of();
+        }
+        if (!list.isArray()) {
+            throw WireError.badBody("entries must be an array");
+        }
+        if (list.size() > maxEntries) {
+            throw WireError.badRequest("too many entries");
+        }
+        List<JsonNode> entries = new ArrayList<>(list.size());
+        list.forEach(entries::add);
+        return entries;
     }
 
     /** A key or name field: a JSON string, or a clear refusal. */
