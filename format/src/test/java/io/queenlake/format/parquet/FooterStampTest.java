@@ -3,11 +3,20 @@ package io.queenlake.format.parquet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.Encoding;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.Util;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
@@ -23,11 +32,38 @@ class FooterStampTest {
     Path dir;
 
     @Test
-    void restampingWithTheWritersOwnNameChangesNoByte() throws IOException {
+    void restampingLeavesEveryByteBeforeTheFooterAsItWas() throws IOException {
         Path file = parquetJavaFile();
         byte[] original = Files.readAllBytes(file);
+        int body = original.length - 8 - footerLength(original);
 
-        assertThat(FooterStamp.restamp(original, createdBy(file))).isEqualTo(original);
+        byte[] restamped = FooterStamp.restamp(original, createdBy(file));
+
+        assertThat(Arrays.copyOf(restamped, body)).isEqualTo(Arrays.copyOf(original, body));
+    }
+
+    @Test
+    void aPinnedFooterIsAFixedPointOfRestamping() throws IOException {
+        Path file = parquetJavaFile();
+        byte[] once = FooterStamp.restamp(Files.readAllBytes(file), "queen-lake version 0.1.0");
+
+        assertThat(FooterStamp.restamp(once, "queen-lake version 0.1.0")).isEqualTo(once);
+    }
+
+    @Test
+    void everyColumnChunkListsItsEncodingsInAscendingOrder() throws IOException {
+        byte[] pinned = FooterStamp.restamp(Files.readAllBytes(parquetJavaFile()), "queen-lake version 0.1.0");
+        int length = footerLength(pinned);
+
+        FileMetaData footer = Util.readFileMetaData(
+                new ByteArrayInputStream(pinned, pinned.length - 8 - length, length));
+
+        for (RowGroup group : footer.getRow_groups()) {
+            for (ColumnChunk chunk : group.getColumns()) {
+                List<Integer> codes = chunk.getMeta_data().getEncodings().stream().map(Encoding::getValue).toList();
+                assertThat(codes).as(String.join(".", chunk.getMeta_data().getPath_in_schema())).isSorted();
+            }
+        }
     }
 
     @Test
@@ -69,6 +105,10 @@ class FooterStampTest {
             }
         }
         return file;
+    }
+
+    private static int footerLength(byte[] file) {
+        return ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
     }
 
     private static String createdBy(Path file) throws IOException {
