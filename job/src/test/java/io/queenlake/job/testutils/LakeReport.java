@@ -3,13 +3,18 @@ package io.queenlake.job.testutils;
 import java.util.List;
 
 /**
- * What {@link LakeChecker} found for one queue: every problem as one sentence (empty when the lake
- * is exactly once), and how much it read.
+ * What {@link LakeChecker} found for one queue, as the sink tests read it: every problem as one
+ * sentence (empty when the lake is exactly once), and how much it read. The full report is
+ * {@link io.queenlake.job.verify.LakeReport}.
  */
 public record LakeReport(String queue, long committedK, long recordsRead, List<String> problems) {
 
     public LakeReport {
         problems = List.copyOf(problems);
+    }
+
+    static LakeReport of(io.queenlake.job.verify.LakeReport report) {
+        return new LakeReport(report.queue(), report.committedK(), report.recordsRead(), report.problems());
     }
 
     public boolean ok() {

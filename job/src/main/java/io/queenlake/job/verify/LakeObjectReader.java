@@ -1,4 +1,4 @@
-package io.queenlake.job.testutils;
+package io.queenlake.job.verify;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -30,14 +30,14 @@ import org.apache.parquet.schema.MessageType;
  * and a JSON parse of each line for JSONL, parquet-java's reader for Parquet. The JSONL payload
  * is kept as the raw text of the line's last field, never re-serialised.
  */
-public final class LakeObjectReader {
+final class LakeObjectReader {
 
     private static final JsonFactory JSON = new JsonFactory();
     private static final byte[] PAYLOAD_FIELD = ",\"payload\":".getBytes(StandardCharsets.UTF_8);
 
     private LakeObjectReader() {}
 
-    public static List<DecodedRecord> read(String key, byte[] body) throws IOException {
+    static List<DecodedRecord> read(String key, byte[] body) throws IOException {
         if (key.endsWith(".parquet")) {
             return parquet(body);
         }

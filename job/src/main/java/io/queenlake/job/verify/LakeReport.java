@@ -1,0 +1,47 @@
+package io.queenlake.job.verify;
+
+import io.queenlake.format.model.LostRange;
+import java.util.List;
+
+/**
+ * What {@link LakeChecker} found for one queue: how much the committed windows hold, the lost
+ * ranges their manifests declare (loss the job reported, not a problem of the lake), objects of
+ * the next window still being committed, orphans, and every problem as one sentence (empty when
+ * the lake is consistent).
+ *
+ * @param committedK the windows checked are {@code 1..committedK}
+ * @param bytes the object bytes of those windows
+ * @param pending objects of window {@code committedK + 1}, published before its pointer moves
+ */
+public record LakeReport(String queue, long committedK, long recordsRead, long bytes, List<LostRange> lost,
+        List<String> orphans, List<String> pending, List<String> problems) {
+
+    public LakeReport {
+        lost = List.copyOf(lost);
+        orphans = List.copyOf(orphans);
+        pending = List.copyOf(pending);
+        problems = List.copyOf(problems);
+    }
+
+    public boolean ok() {
+        return problems.isEmpty();
+    }
+
+    /** Records the declared lost ranges cover. */
+    public long recordsLost() {
+        return lost.stream().mapToLong(LostRange::count).sum();
+    }
+
+    /** One line: windows, records, bytes, lost ranges, orphans, problems. */
+    public String summary() {
+        return "queue '" + queue + "': " + committedK + " windows, " + recordsRead + " records, " + bytes + " bytes, "
+                + lost.size() + " lost ranges (" + recordsLost() + " records), " + orphans.size() + " orphans, "
+                + (pending.isEmpty() ? "" : pending.size() + " objects of window " + (committedK + 1) + " pending, ")
+                + problems.size() + " problems";
+    }
+
+    @Override
+    public String toString() {
+        return summary() + (ok() ? "" : ":\n  " + String.join("\n  ", problems));
+    }
+}
