@@ -1,0 +1,80 @@
+package io.queenlake.job;
+
+import io.queenlake.job.config.LakeFileSystem;
+import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.config.ProbeException;
+import io.queenlake.job.config.SettingsException;
+import io.queenlake.job.config.SettingsLoader;
+import io.queenlake.job.config.StartProbe;
+import io.queenlake.job.pipeline.LakePipeline;
+import java.time.Duration;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The entry point {@code flink run queen-lake-<version>.jar --queues orders ...} calls: load and
+ * validate the settings (job arguments, the cluster's Flink configuration, the environment), log
+ * them in one line, probe the broker and the bucket, build the graph and execute it under a name
+ * that names the queues. A settings or probe failure ends the program with its one-line message
+ * and exit code 2 (settings) or 3 (probe), before anything is submitted.
+ */
+public final class LakeJob {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LakeJob.class);
+
+    /** Used when the cluster has checkpointing off: the lake commits only at checkpoints. */
+    static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(30);
+
+    private LakeJob() {}
+
+    public static void main(String[] args) throws Exception {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        LakeSettings settings;
+        try {
+            settings = SettingsLoader.load(System.getenv(), args, env.getConfiguration());
+        } catch (SettingsException e) {
+            exit("queen-lake: " + e.getMessage(), 2);
+            return;
+        }
+        LOG.info(settings.describe());
+        LOG.info("queen-lake settings precedence: {}", LakeSettings.precedence());
+        try {
+            LakeFileSystem.initialize(env.getConfiguration(), settings);
+            StartProbe.check(settings);
+        } catch (ProbeException | SettingsException e) {
+            exit("queen-lake: " + e.getMessage(), 3);
+            return;
+        }
+        build(env, settings);
+        env.execute(settings.jobName());
+    }
+
+    /**
+     * Adds the job graph for {@code settings} to {@code env}: QueenSource, broker-clock windows, the
+     * lake sink. Turns checkpointing on (exactly once, every 30 s) when the configuration leaves it
+     * off, since windows are committed only when a checkpoint completes; refuses at-least-once
+     * checkpoints, which could put a replayed record into a window twice.
+     */
+    public static void build(StreamExecutionEnvironment env, LakeSettings settings) {
+        if (!env.getCheckpointConfig().isCheckpointingEnabled()) {
+            LOG.info("Checkpointing is off in the Flink configuration; the lake commits at checkpoints, so it is on"
+                    + " every {} s (set execution.checkpointing.interval to choose).",
+                    DEFAULT_CHECKPOINT_INTERVAL.toSeconds());
+            env.enableCheckpointing(DEFAULT_CHECKPOINT_INTERVAL.toMillis(), CheckpointingMode.EXACTLY_ONCE);
+        }
+        CheckpointingMode mode = env.getCheckpointConfig().getCheckpointingConsistencyMode();
+        if (mode != CheckpointingMode.EXACTLY_ONCE) {
+            throw new SettingsException("execution.checkpointing.mode=" + mode
+                    + " could put a replayed record into a window twice: set it to EXACTLY_ONCE.");
+        }
+        LakePipeline.attach(env, settings.source(), settings.windowSettings(), settings.lakeSink());
+    }
+
+    private static void exit(String line, int code) {
+        LOG.error(line);
+        System.err.println(line);
+        System.exit(code);
+    }
+}

@@ -1,0 +1,72 @@
+package io.queenlake.job.config;
+
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The job's {@code --name value} arguments (also {@code --name=value}), by setting. A name is a
+ * setting's short form ({@code --queues}) or its variable ({@code --QUEEN_S3_QUEUES}); anything else
+ * is refused by name, so a misspelt argument never falls back to a default unnoticed.
+ */
+final class JobArguments {
+
+    /** Refused in every spelling: discovery decides which partitions a queue has. */
+    static final String PARTITIONS = "QUEEN_S3_PARTITIONS";
+
+    private static final Map<String, Setting> BY_NAME = new HashMap<>();
+
+    static {
+        for (Setting s : Setting.values()) {
+            BY_NAME.put(s.argName(), s);
+            BY_NAME.put(s.envName(), s);
+        }
+    }
+
+    private JobArguments() {}
+
+    static Map<Setting, String> parse(String[] args) {
+        Map<Setting, String> values = new EnumMap<>(Setting.class);
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (!arg.startsWith("--") || arg.length() == 2) {
+                throw new SettingsException("the job argument '" + arg
+                        + "' is not a --name value pair: pass settings as --queues orders or --QUEEN_S3_QUEUES orders.");
+            }
+            String name = arg.substring(2);
+            String value = null;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            }
+            if (name.equals("partitions") || name.equals(PARTITIONS)) {
+                throw partitionsRefused("(job argument --" + name + ")");
+            }
+            Setting setting = BY_NAME.get(name);
+            if (setting == null) {
+                throw new SettingsException("the job argument --" + name
+                        + " is not a queen-lake setting: use a setting's short name (--queues, --bucket, --queen-url, ...)"
+                        + " or its variable (--QUEEN_S3_QUEUES); the README lists every setting.");
+            }
+            if (value == null) {
+                if (i + 1 >= args.length) {
+                    throw new SettingsException("the job argument --" + name + " has no value: allowed "
+                            + setting.allowed() + ".");
+                }
+                value = args[++i];
+            }
+            if (values.containsKey(setting)) {
+                throw new SettingsException("the job arguments give " + setting.envName()
+                        + " twice: pass --" + setting.argName() + " (or --" + setting.envName() + ") once.");
+            }
+            values.put(setting, value);
+        }
+        return values;
+    }
+
+    static SettingsException partitionsRefused(String origin) {
+        return new SettingsException(PARTITIONS + " " + origin
+                + " is not accepted: queen-lake mirrors every partition discovery finds in each queue; remove it.");
+    }
+}

@@ -1,0 +1,45 @@
+package io.queenlake.job.config;
+
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.plugin.PluginUtils;
+
+/**
+ * Configures Flink's file systems in this process for the lake: the configuration the process
+ * already has (the cluster's) plus {@link LakeSettings#fileSystemOptions()}, with the S3 file system
+ * loaded from the plugins folder ({@code FLINK_PLUGINS_DIR}, or {@code plugins/} of the
+ * distribution) as a Flink cluster does. A credential provider named by the cluster's own
+ * configuration is kept.
+ *
+ * <p>It configures this process only. The task managers of a cluster read their {@code s3.*} options
+ * from the cluster's configuration when they start: set the same options there (flink-conf/).
+ */
+public final class LakeFileSystem {
+
+    private LakeFileSystem() {}
+
+    /** The configuration {@link #initialize} hands to {@link FileSystem#initialize}. */
+    public static Configuration configuration(ReadableConfig base, LakeSettings settings) {
+        Configuration conf = base instanceof Configuration c ? new Configuration(c) : new Configuration();
+        for (Map.Entry<String, String> option : settings.fileSystemOptions().entrySet()) {
+            boolean providerChosenByCluster = option.getKey().equals(LakeSettings.CREDENTIALS_PROVIDER_KEY)
+                    && (conf.containsKey(LakeSettings.CREDENTIALS_PROVIDER_KEY)
+                            || conf.containsKey("fs.s3a.aws.credentials.provider"));
+            if (!providerChosenByCluster) {
+                conf.setString(option.getKey(), option.getValue());
+            }
+        }
+        return conf;
+    }
+
+    /** Initializes this process's file systems for {@code settings}; nothing to do for a local folder. */
+    public static void initialize(ReadableConfig base, LakeSettings settings) {
+        if (settings.localFolder()) {
+            return;
+        }
+        Configuration conf = configuration(base, settings);
+        FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+    }
+}

@@ -1,0 +1,230 @@
+package io.queenlake.job.config;
+
+import io.queenlake.format.key.Prefix;
+import io.queenlake.format.window.WriterSettings;
+import io.queenlake.job.sink.LakeSink;
+import io.queenlake.job.window.WindowSettings;
+import io.queenlake.source.QueenSource;
+import io.queenlake.source.StartMode;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.StringJoiner;
+
+/**
+ * Every setting in force, validated by {@link SettingsLoader}, and the parts built from them: the
+ * {@link QueenSource}, the {@link WindowSettings}, the {@link LakeSink}, and the Flink {@code s3.*}
+ * options for the S3 file system. {@link #describe()} and {@link #toString()} never show the secret
+ * key or the token.
+ *
+ * <p>Credentials: with {@code QUEEN_S3_ACCESS_KEY} and {@code QUEEN_S3_SECRET_KEY} the S3 file system
+ * gets them as {@code s3.access-key}/{@code s3.secret-key}; with neither it gets
+ * {@code s3.aws.credentials.provider=com.amazonaws.auth.DefaultAWSCredentialsProviderChain}
+ * (environment, system properties, web identity / IRSA, profile, container and instance role),
+ * unless the cluster configuration names a provider itself.
+ */
+public record LakeSettings(
+        List<String> queues,
+        LakeEndpoint endpoint,
+        String region,
+        String bucket,
+        String accessKey,
+        String secretKey,
+        Prefix prefix,
+        boolean pathStyle,
+        String sse,
+        String sseKmsKeyId,
+        WriterSettings writer,
+        StartMode start,
+        long maxWindowMs,
+        String sink,
+        long safeGuardMs,
+        long discoveryIntervalMs,
+        int fetchConcurrency,
+        long leaseTtlMs,
+        int checkpointEvery,
+        int multipartThresholdMb,
+        String instance,
+        String queenUrl,
+        String queenToken,
+        String tenant,
+        Map<Setting, Origin> origins) {
+
+    /** The credential provider chain used when no static key pair is set. */
+    public static final String AWS_CHAIN = "com.amazonaws.auth.DefaultAWSCredentialsProviderChain";
+    /** The Flink key of the S3 file system's credential providers. */
+    public static final String CREDENTIALS_PROVIDER_KEY = "s3.aws.credentials.provider";
+    /** Broker calls from the job: the same bound as the source's default. */
+    static final Duration BROKER_REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+    public LakeSettings {
+        queues = List.copyOf(queues);
+        Map<Setting, Origin> copy = new EnumMap<>(Setting.class);
+        copy.putAll(origins);
+        origins = copy;
+    }
+
+    /** The precedence of the four sources of a value, highest first. */
+    public static String precedence() {
+        return SettingsLoader.PRECEDENCE;
+    }
+
+    /** The file system root of the bucket: {@code s3://<bucket>} or {@code file:///<dir>/<bucket>}. */
+    public String lakeRoot() {
+        return endpoint.root(bucket);
+    }
+
+    /** The lake's base path with its prefix, e.g. {@code s3://lake/queen}. */
+    public String lakePath() {
+        return lakeRoot() + "/" + prefix.value();
+    }
+
+    /** Whether the lake is a local folder ({@code QUEEN_S3_ENDPOINT=file:///...}) rather than S3. */
+    public boolean localFolder() {
+        return endpoint.isLocalFolder();
+    }
+
+    /** Whether credentials are the static key pair (else the AWS chain). */
+    public boolean staticKeys() {
+        return accessKey != null;
+    }
+
+    public Optional<String> token() {
+        return Optional.ofNullable(queenToken);
+    }
+
+    /** Where {@code setting}'s value in force came from. */
+    public Origin originOf(Setting setting) {
+        return origins.getOrDefault(setting, Origin.DEFAULT);
+    }
+
+    /** The job name Flink shows: the queues it mirrors. */
+    public String jobName() {
+        return "queen-lake: " + String.join(", ", queues) + " -> " + lakePath();
+    }
+
+    public QueenSource source() {
+        return QueenSource.builder()
+                .brokerUrl(queenUrl)
+                .token(queenToken)
+                .tenant(tenant)
+                .queues(queues)
+                .sink(sink)
+                .instance(instance)
+                .start(start)
+                .safeGuardMs(safeGuardMs)
+                .discoveryIntervalMs(discoveryIntervalMs)
+                .fetchConcurrency(fetchConcurrency)
+                .leaseTtlMs(leaseTtlMs)
+                .maxWindowMs(maxWindowMs)
+                .lakeRoot(lakePath())
+                .requestTimeoutMs(BROKER_REQUEST_TIMEOUT.toMillis())
+                .build();
+    }
+
+    public WindowSettings windowSettings() {
+        return new WindowSettings(tenant, sink, maxWindowMs, writer.align(), writer.targetBytes(), checkpointEvery,
+                queenUrl, queenToken, BROKER_REQUEST_TIMEOUT);
+    }
+
+    public LakeSink lakeSink() {
+        return LakeSink.builder()
+                .root(lakeRoot())
+                .prefix(prefix)
+                .writerSettings(writer)
+                .sinkName(sink)
+                .tenant(tenant)
+                .brokerUrl(queenUrl)
+                .token(queenToken)
+                .requestTimeout(BROKER_REQUEST_TIMEOUT)
+                .build();
+    }
+
+    /**
+     * The Flink {@code s3.*} options these settings give the S3 file system (flink-s3-fs-hadoop
+     * mirrors each {@code s3.x} to Hadoop's {@code fs.s3a.x}); empty for a local folder.
+     */
+    public Map<String, String> fileSystemOptions() {
+        Map<String, String> options = new LinkedHashMap<>();
+        if (localFolder()) {
+            return options;
+        }
+        endpoint.uri().ifPresent(uri -> options.put("s3.endpoint", uri.toString()));
+        if (region != null) {
+            options.put("s3.endpoint.region", region);
+        }
+        options.put("s3.path.style.access", Boolean.toString(pathStyle));
+        if (staticKeys()) {
+            options.put("s3.access-key", accessKey);
+            options.put("s3.secret-key", secretKey);
+        } else {
+            options.put(CREDENTIALS_PROVIDER_KEY, AWS_CHAIN);
+        }
+        if (sse != null) {
+            options.put("s3.encryption.algorithm", sse.equals("AES256") ? "SSE-S3" : "SSE-KMS");
+            if (sseKmsKeyId != null) {
+                options.put("s3.encryption.key", sseKmsKeyId);
+            }
+        }
+        options.put("s3.multipart.threshold", Long.toString(multipartThresholdMb * 1024L * 1024L));
+        return options;
+    }
+
+    /** How the bucket is authenticated, in words. */
+    public String credentials() {
+        if (localFolder()) {
+            return "none (local folder)";
+        }
+        return staticKeys() ? "static key pair" : "AWS credential chain (environment, web identity, profile, instance role)";
+    }
+
+    /** One line with every setting in force and its origin; the secret key and the token show as set or unset. */
+    public String describe() {
+        Map<Setting, String> shown = new EnumMap<>(Setting.class);
+        shown.put(Setting.QUEUES, String.join(",", queues));
+        shown.put(Setting.ENDPOINT, endpoint.text());
+        shown.put(Setting.REGION, region == null ? "(unset)" : region);
+        shown.put(Setting.BUCKET, bucket);
+        shown.put(Setting.ACCESS_KEY, accessKey == null ? "(unset)" : accessKey);
+        shown.put(Setting.SECRET_KEY, secretKey == null ? "(unset)" : "(set)");
+        shown.put(Setting.PREFIX, prefix.value());
+        shown.put(Setting.PATH_STYLE, Boolean.toString(pathStyle));
+        shown.put(Setting.SSE, sse == null ? "(unset)" : sse);
+        shown.put(Setting.SSE_KMS_KEY_ID, sseKmsKeyId == null ? "(unset)" : sseKmsKeyId);
+        shown.put(Setting.FORMAT, writer.format());
+        boolean parquet = writer.format().equals("parquet");
+        shown.put(Setting.COMPRESSION, parquet ? "(parquet)" : writer.compression());
+        shown.put(Setting.PARQUET_CODEC, parquet ? writer.compression() : "(jsonl)");
+        shown.put(Setting.LAYOUT, writer.layout().wireName());
+        shown.put(Setting.ALIGN, writer.align().wireName());
+        shown.put(Setting.START, start.name().toLowerCase(java.util.Locale.ROOT));
+        shown.put(Setting.TARGET_MB, Long.toString(writer.targetBytes() / (1024L * 1024L)));
+        shown.put(Setting.MAX_WINDOW_MS, Long.toString(maxWindowMs));
+        shown.put(Setting.SINK, sink);
+        shown.put(Setting.SAFE_GUARD_MS, Long.toString(safeGuardMs));
+        shown.put(Setting.DISCOVERY_INTERVAL_MS, Long.toString(discoveryIntervalMs));
+        shown.put(Setting.FETCH_CONCURRENCY, Integer.toString(fetchConcurrency));
+        shown.put(Setting.LEASE_TTL_MS, Long.toString(leaseTtlMs));
+        shown.put(Setting.CHECKPOINT_EVERY, Integer.toString(checkpointEvery));
+        shown.put(Setting.MULTIPART_THRESHOLD_MB, Integer.toString(multipartThresholdMb));
+        shown.put(Setting.INSTANCE, instance);
+        shown.put(Setting.QUEEN_URL, queenUrl);
+        shown.put(Setting.QUEEN_TOKEN, queenToken == null ? "(unset)" : "(set)");
+        shown.put(Setting.QUEEN_TENANT, tenant);
+        StringJoiner line = new StringJoiner(", ", "queen-lake settings: ", "");
+        for (Setting s : Setting.values()) {
+            line.add(s.envName() + "=" + shown.get(s) + " [" + originOf(s).tag() + "]");
+        }
+        line.add("credentials=" + credentials());
+        line.add("lake=" + lakePath());
+        return line.toString();
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

@@ -1,0 +1,29 @@
+package io.queenlake.job.config;
+
+/** Where a setting's value in force came from, highest precedence first. */
+public enum Origin {
+    ARGUMENT,
+    FLINK_CONFIGURATION,
+    ENVIRONMENT,
+    DEFAULT;
+
+    /** The source of {@code setting}'s value, in words, for one-line messages. */
+    String describe(Setting setting) {
+        return switch (this) {
+            case ARGUMENT -> "(job argument --" + setting.argName() + ")";
+            case FLINK_CONFIGURATION -> "(Flink configuration " + setting.flinkKey() + ")";
+            case ENVIRONMENT -> "(environment)";
+            case DEFAULT -> "(default)";
+        };
+    }
+
+    /** A short tag for {@link LakeSettings#describe()}. */
+    String tag() {
+        return switch (this) {
+            case ARGUMENT -> "arg";
+            case FLINK_CONFIGURATION -> "flink";
+            case ENVIRONMENT -> "env";
+            case DEFAULT -> "default";
+        };
+    }
+}

@@ -1,0 +1,254 @@
+package io.queenlake.job.config;
+
+import io.queenlake.format.key.Prefix;
+import io.queenlake.format.model.Align;
+import io.queenlake.format.model.Layout;
+import io.queenlake.format.window.WriterSettings;
+import io.queenlake.job.window.WindowRules;
+import io.queenlake.source.StartMode;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+
+/**
+ * Reads every {@link Setting} from the job arguments, the Flink configuration and the environment,
+ * validates each value and the rules between them, and returns {@link LakeSettings} or throws one
+ * {@link SettingsException} whose message is one line.
+ *
+ * <p>Precedence, highest first ({@link #PRECEDENCE}): a job argument ({@code --queues orders} or
+ * {@code --QUEEN_S3_QUEUES orders}), then the Flink configuration key ({@code queen.s3.queues} in
+ * config.yaml or {@code -Dqueen.s3.queues=orders}), then the environment variable
+ * ({@code QUEEN_S3_QUEUES}), then the default. A blank value counts as unset at every level, as in
+ * the reference sink. Refused: a missing required setting, a value out of range or not among the
+ * accepted spellings, a window size that does not divide the alignment, a bad prefix, an endpoint
+ * with a path, {@code QUEEN_S3_PARTITIONS} in any spelling, an access key without its secret or the
+ * reverse, an unknown job argument or {@code queen.*} Flink key.
+ */
+public final class SettingsLoader {
+
+    /** The precedence in words, for the README and the start log. */
+    public static final String PRECEDENCE = "job argument (--queues or --QUEEN_S3_QUEUES) > Flink configuration key"
+            + " (queen.s3.queues) > environment variable (QUEEN_S3_QUEUES) > default";
+
+    private static final Pattern SINK_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+    private static final Pattern REGION = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
+    private static final Pattern UUID =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    private static final String PARTITIONS_KEY = "queen.s3.partitions";
+
+    private SettingsLoader() {}
+
+    /**
+     * @param env the environment ({@code System.getenv()})
+     * @param args the job's arguments
+     * @param flinkConf the Flink configuration the job sees (the cluster's and {@code -D} options)
+     */
+    public static LakeSettings load(Map<String, String> env, String[] args, ReadableConfig flinkConf) {
+        refusePartitions(env, flinkConf);
+        refuseUnknownKeys(flinkConf);
+        Map<Setting, String> fromArgs = JobArguments.parse(args);
+        Map<Setting, String> raw = new EnumMap<>(Setting.class);
+        Map<Setting, Origin> origins = new EnumMap<>(Setting.class);
+        for (Setting s : Setting.values()) {
+            String value = fromArgs.get(s);
+            Origin origin = Origin.ARGUMENT;
+            if (isBlank(value)) {
+                value = flinkConf.getOptional(s.option()).orElse(null);
+                origin = Origin.FLINK_CONFIGURATION;
+            }
+            if (isBlank(value)) {
+                value = env.get(s.envName());
+                origin = Origin.ENVIRONMENT;
+            }
+            if (isBlank(value)) {
+                value = s.defaultValue();
+                origin = Origin.DEFAULT;
+            }
+            if (value == null) {
+                if (s.required()) {
+                    throw new SettingsException(s.envName() + " is required but not set: pass --" + s.argName()
+                            + ", set the Flink key " + s.flinkKey() + " or the variable " + s.envName()
+                            + " (allowed " + s.allowed() + ").");
+                }
+                continue;
+            }
+            raw.put(s, value.strip());
+            origins.put(s, origin);
+        }
+        return new Reader(raw, origins).settings();
+    }
+
+    private static void refusePartitions(Map<String, String> env, ReadableConfig flinkConf) {
+        if (env.containsKey(JobArguments.PARTITIONS)) {
+            throw JobArguments.partitionsRefused("(environment)");
+        }
+        if (flinkConf.getOptional(org.apache.flink.configuration.ConfigOptions.key(PARTITIONS_KEY).stringType()
+                .noDefaultValue()).isPresent()) {
+            throw JobArguments.partitionsRefused("(Flink configuration " + PARTITIONS_KEY + ")");
+        }
+    }
+
+    /** A misspelt key under {@code queen.} would otherwise be ignored while its default applies. */
+    private static void refuseUnknownKeys(ReadableConfig flinkConf) {
+        if (!(flinkConf instanceof Configuration conf)) {
+            return;
+        }
+        Set<String> known = new HashSet<>();
+        for (Setting s : Setting.values()) {
+            known.add(s.flinkKey());
+        }
+        for (String key : conf.keySet()) {
+            if (key.startsWith("queen.") && !known.contains(key)) {
+                throw new SettingsException("the Flink configuration key " + key
+                        + " is not a queen-lake setting: use queen.s3.<name> or queen.url/token/tenant as the README"
+                        + " lists them.");
+            }
+        }
+    }
+
+    private static boolean isBlank(String value) {
+        return value == null || value.isBlank();
+    }
+
+    /** Turns the raw text in force into typed values, refusing with the origin of each value. */
+    private static final class Reader {
+
+        private final Map<Setting, String> raw;
+        private final Map<Setting, Origin> origins;
+
+        Reader(Map<Setting, String> raw, Map<Setting, Origin> origins) {
+            this.raw = raw;
+            this.origins = origins;
+        }
+
+        LakeSettings settings() {
+            List<String> queues = QueueList.parse(text(Setting.QUEUES), origins.get(Setting.QUEUES));
+            LakeEndpoint endpoint = LakeEndpoint.parse(text(Setting.ENDPOINT), origin(Setting.ENDPOINT));
+            String region = matching(Setting.REGION, REGION);
+            String bucket = matching(Setting.BUCKET, BUCKET);
+            if (bucket.contains("..")) {
+                throw Setting.BUCKET.refusal(bucket, origin(Setting.BUCKET), "has two dots in a row");
+            }
+            String accessKey = text(Setting.ACCESS_KEY);
+            String secretKey = text(Setting.SECRET_KEY);
+            if ((accessKey == null) != (secretKey == null)) {
+                Setting set = accessKey != null ? Setting.ACCESS_KEY : Setting.SECRET_KEY;
+                Setting missing = accessKey != null ? Setting.SECRET_KEY : Setting.ACCESS_KEY;
+                throw new SettingsException(set.envName() + " is set " + origin(set).describe(set) + " but "
+                        + missing.envName() + " is not: set both for a static key pair, or neither to use the AWS"
+                        + " credential chain (a lone half would authenticate as someone else).");
+            }
+            Prefix prefix;
+            try {
+                prefix = Prefix.of(text(Setting.PREFIX));
+            } catch (IllegalArgumentException e) {
+                throw new SettingsException(Setting.PREFIX.envName() + "='" + text(Setting.PREFIX) + "' "
+                        + origin(Setting.PREFIX).describe(Setting.PREFIX) + " is refused: " + e.getMessage());
+            }
+            boolean pathStyle = Setting.PATH_STYLE.flag(text(Setting.PATH_STYLE), origin(Setting.PATH_STYLE));
+            String sse = choice(Setting.SSE);
+            String kmsKey = text(Setting.SSE_KMS_KEY_ID);
+            if (kmsKey != null && !"aws:kms".equals(sse)) {
+                throw new SettingsException(Setting.SSE_KMS_KEY_ID.envName() + "='" + kmsKey + "' "
+                        + origin(Setting.SSE_KMS_KEY_ID).describe(Setting.SSE_KMS_KEY_ID) + " needs QUEEN_S3_SSE=aws:kms"
+                        + " (it is " + (sse == null ? "unset" : sse) + "): set QUEEN_S3_SSE=aws:kms or remove the key id.");
+            }
+            if (sse != null && endpoint.isLocalFolder()) {
+                throw new SettingsException(Setting.SSE.envName() + "='" + sse + "' " + origin(Setting.SSE)
+                        .describe(Setting.SSE) + " cannot apply to the local folder " + endpoint.text()
+                        + ": unset QUEEN_S3_SSE or use an S3 endpoint.");
+            }
+            WriterSettings writer = writer();
+            StartMode start = StartMode.parse(choice(Setting.START));
+            long maxWindowMs = number(Setting.MAX_WINDOW_MS);
+            try {
+                WindowRules.validate(maxWindowMs, writer.align());
+            } catch (IllegalArgumentException e) {
+                throw new SettingsException(e.getMessage() + " " + origin(Setting.MAX_WINDOW_MS)
+                        .describe(Setting.MAX_WINDOW_MS) + ".");
+            }
+            String sink = matching(Setting.SINK, SINK_NAME);
+            String instance = instance();
+            String queenUrl = QueenUrl.check(text(Setting.QUEEN_URL), origin(Setting.QUEEN_URL));
+            String token = text(Setting.QUEEN_TOKEN);
+            if (token != null && token.chars().anyMatch(ch -> ch < 0x21 || ch > 0x7e)) {
+                throw new SettingsException(Setting.QUEEN_TOKEN.envName() + " " + origin(Setting.QUEEN_TOKEN)
+                        .describe(Setting.QUEEN_TOKEN) + " contains spaces or control characters: set the bare"
+                        + " token, without 'Bearer '.");
+            }
+            String tenant = matching(Setting.QUEEN_TENANT, UUID).toLowerCase(java.util.Locale.ROOT);
+            return new LakeSettings(queues, endpoint, region, bucket, accessKey, secretKey, prefix, pathStyle, sse,
+                    kmsKey, writer, start, maxWindowMs, sink, number(Setting.SAFE_GUARD_MS),
+                    number(Setting.DISCOVERY_INTERVAL_MS), (int) number(Setting.FETCH_CONCURRENCY),
+                    number(Setting.LEASE_TTL_MS), (int) number(Setting.CHECKPOINT_EVERY),
+                    (int) number(Setting.MULTIPART_THRESHOLD_MB), instance, queenUrl, token, tenant, origins);
+        }
+
+        private WriterSettings writer() {
+            String format = choice(Setting.FORMAT);
+            boolean parquet = format.equals("parquet");
+            Setting unused = parquet ? Setting.COMPRESSION : Setting.PARQUET_CODEC;
+            if (origin(unused) != Origin.DEFAULT) {
+                Setting used = parquet ? Setting.PARQUET_CODEC : Setting.COMPRESSION;
+                throw new SettingsException(unused.envName() + "='" + text(unused) + "' " + origin(unused)
+                        .describe(unused) + " does not apply to QUEEN_S3_FORMAT=" + format + ": set " + used.envName()
+                        + " (" + used.allowed() + ") instead, or remove it.");
+            }
+            String compression = parquet ? choice(Setting.PARQUET_CODEC) : choice(Setting.COMPRESSION);
+            long targetBytes = number(Setting.TARGET_MB) * 1024L * 1024L;
+            return new WriterSettings(format, compression, Layout.parse(choice(Setting.LAYOUT)),
+                    Align.parse(choice(Setting.ALIGN)), targetBytes);
+        }
+
+        private String instance() {
+            String value = text(Setting.INSTANCE);
+            if (value == null) {
+                try {
+                    return "queen-lake@" + InetAddress.getLocalHost().getHostName();
+                } catch (UnknownHostException e) {
+                    return "queen-lake@unknown-host";
+                }
+            }
+            if (value.length() > 128 || value.chars().anyMatch(ch -> ch < 0x20 || ch == 0x7f)) {
+                throw Setting.INSTANCE.refusal(value, origin(Setting.INSTANCE), "is too long or has control characters");
+            }
+            return value;
+        }
+
+        private String text(Setting s) {
+            return raw.get(s);
+        }
+
+        private Origin origin(Setting s) {
+            return origins.getOrDefault(s, Origin.DEFAULT);
+        }
+
+        private long number(Setting s) {
+            return s.number(text(s), origin(s));
+        }
+
+        private String choice(Setting s) {
+            String value = text(s);
+            return value == null ? null : s.choice(value, origin(s));
+        }
+
+        private String matching(Setting s, Pattern pattern) {
+            String value = text(s);
+            if (value == null) {
+                return null;
+            }
+            if (!pattern.matcher(value).matches()) {
+                throw s.refusal(value, origin(s), "is not valid");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.queenlake.job.config;
+
+import io.queenlake.source.client.ChangedPage;
+import io.queenlake.source.client.HttpQueenClient;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.fs.Path;
+
+/**
+ * Checks, before the job is submitted, that what the settings name is usable: the broker answers
+ * {@code partitions/changed} with a safeTime, and the bucket takes a small object under
+ * {@code <prefix>/_queen/probe/}, gives it back, lists it and deletes it, through Flink's
+ * {@code FileSystem} as configured in this process. Each failure is a {@link ProbeException} whose
+ * one line says what to check. It writes nothing else and leaves nothing behind on success.
+ */
+public final class StartProbe {
+
+    /** Each check gives up after this long, so a silent endpoint fails the start instead of hanging it. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+    private static final int MAX_CAUSE_CHARS = 300;
+
+    private StartProbe() {}
+
+    /** Probes the broker, then the bucket. */
+    public static void check(LakeSettings settings) {
+        brokerSafeTime(settings, DEFAULT_TIMEOUT);
+        bucket(settings, DEFAULT_TIMEOUT);
+    }
+
+    /** The broker's safeTime (microseconds), or a {@link ProbeException} naming QUEEN_URL and QUEEN_TOKEN. */
+    public static long brokerSafeTime(LakeSettings settings, Duration timeout) {
+        try {
+            HttpQueenClient client = HttpQueenClient.builder()
+                    .baseUrl(settings.queenUrl())
+                    .token(settings.queenToken())
+                    .tenant(settings.tenant().equals(Setting.QUEEN_TENANT.defaultValue()) ? null : settings.tenant())
+                    .connectTimeout(timeout.compareTo(Duration.ofSeconds(5)) < 0 ? timeout : Duration.ofSeconds(5))
+                    .requestTimeout(timeout)
+                    .build();
+            ChangedPage page = client.partitionsChanged(List.of());
+            if (page.safeTimeMicros() <= 0) {
+                throw new IllegalStateException("its safeTime was " + page.safeTimeMicros());
+            }
+            return page.safeTimeMicros();
+        } catch (RuntimeException e) {
+            throw new ProbeException("the broker at " + settings.queenUrl()
+                    + " did not answer partitions/changed with a safeTime (" + cause(e)
+                    + "): check QUEEN_URL / QUEEN_TOKEN (a read-write token) and QUEEN_TENANT.", e);
+        }
+    }
+
+    /** Writes, reads back, lists and deletes one small object under {@code <prefix>/_queen/probe/}. */
+    public static void bucket(LakeSettings settings, Duration timeout) {
+        String name = settings.instance().replaceAll("[^A-Za-z0-9._-]", "_") + "-" + UUID.randomUUID() + ".txt";
+        Path probe = new Path(settings.lakePath() + "/_queen/probe/" + name);
+        ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "queen-lake-bucket-probe");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Future<?> done = runner.submit(() -> {
+                writeReadListDelete(probe);
+                return null;
+            });
+            done.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw bucketFailure(settings, "no answer within " + timeout.toSeconds() + " s", e);
+        } catch (ExecutionException e) {
+            throw bucketFailure(settings, cause(e.getCause()), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw bucketFailure(settings, "interrupted", e);
+        } finally {
+            runner.shutdownNow();
+        }
+    }
+
+    private static void writeReadListDelete(Path probe) throws IOException {
+        byte[] bytes = ("queen-lake start probe " + probe.getName() + "\n").getBytes(StandardCharsets.UTF_8);
+        FileSystem fs = probe.getFileSystem();
+        try (OutputStream out = fs.create(probe, FileSystem.WriteMode.NO_OVERWRITE)) {
+            out.write(bytes);
+        }
+        ByteArrayOutputStream read = new ByteArrayOutputStream();
+        try (InputStream in = fs.open(probe)) {
+            in.transferTo(read);
+        }
+        if (!Arrays.equals(read.toByteArray(), bytes)) {
+            throw new IOException("the probe object " + probe + " read back " + read.size() + " bytes instead of "
+                    + bytes.length);
+        }
+        if (fs.listStatus(probe.getParent()) == null) {
+            throw new IOException("listing " + probe.getParent() + " answered nothing");
+        }
+        if (!fs.delete(probe, false)) {
+            throw new IOException("the probe object " + probe + " could not be deleted");
+        }
+    }
+
+    private static ProbeException bucketFailure(LakeSettings settings, String cause, Throwable e) {
+        String prefix = settings.prefix().value();
+        String check = settings.localFolder()
+                ? "check that QUEEN_S3_ENDPOINT names a writable folder holding the folder " + settings.bucket()
+                : "check QUEEN_S3_ENDPOINT, QUEEN_S3_PATH_STYLE, QUEEN_S3_REGION, the credentials ("
+                        + settings.credentials() + "), and that the bucket policy allows s3:PutObject, s3:GetObject,"
+                        + " s3:ListBucket and s3:AbortMultipartUpload on " + prefix + "/*";
+        return new ProbeException("the bucket " + settings.lakeRoot() + " could not take, give back, list and delete"
+                + " a probe object under " + prefix + "/_queen/probe/ (" + cause + "): " + check + ".", e);
+    }
+
+    /** The failure in one short line: its own message, without stack or line breaks. */
+    private static String cause(Throwable e) {
+        String text = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        if (e.getCause() != null && e.getCause().getMessage() != null && e.getMessage() != null
+                && !e.getMessage().contains(e.getCause().getMessage())) {
+            text = text + "; " + e.getCause().getMessage();
+        }
+        text = text.replaceAll("\\s+", " ").strip();
+        return text.length() > MAX_CAUSE_CHARS ? text.substring(0, MAX_CAUSE_CHARS) + "..." : text;
+    }
+}
