@@ -1,5 +1,6 @@
 package io.queenlake.job.cli;
 
+import io.queenlake.job.config.SettingsException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,6 +17,7 @@ public final class Main {
         COMMANDS.put("dev-broker", new DevBrokerCommand());
         COMMANDS.put("dev-s3", new DevS3Command());
         COMMANDS.put("push", new PushCommand());
+        COMMANDS.put("verify", new VerifyCommand());
     }
 
     private Main() {}
@@ -38,6 +40,9 @@ public final class Main {
             return command.run(Arrays.copyOfRange(args, 1, args.length));
         } catch (UsageException e) {
             System.err.println("queen-lake " + e.getMessage());
+            return 2;
+        } catch (SettingsException e) {
+            System.err.println("queen-lake " + args[0] + ": " + e.getMessage());
             return 2;
         } catch (Exception e) {
             System.err.println("queen-lake " + args[0] + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()));

@@ -1,0 +1,65 @@
+package io.queenlake.job.cli;
+
+import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.config.SettingsLoader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.configuration.ReadableConfig;
+
+/**
+ * The command line of a command that runs or reads the job's lake ({@code run}, {@code verify}):
+ * the command's own options, and every other {@code --name value} pair handed to
+ * {@link SettingsLoader} as a job argument, so the job's settings are read exactly as
+ * {@code flink run} reads them (argument, Flink key, environment, default) and refused in the same
+ * one-line words.
+ */
+final class JobSettingsArgs {
+
+    private final CommandArgs own;
+    private final List<String> jobArgs;
+
+    private JobSettingsArgs(CommandArgs own, List<String> jobArgs) {
+        this.own = own;
+        this.jobArgs = jobArgs;
+    }
+
+    /**
+     * @param ownOptions the command's option names (without dashes)
+     * @param ownFlags the subset of {@code ownOptions} that take no value
+     */
+    static JobSettingsArgs split(String command, String[] args, Set<String> ownOptions, Set<String> ownFlags) {
+        List<String> mine = new ArrayList<>();
+        List<String> job = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String name = arg.startsWith("--") ? arg.substring(2).split("=", 2)[0] : null;
+            boolean inline = arg.contains("=");
+            List<String> to = name != null && ownOptions.contains(name) ? mine : job;
+            to.add(arg);
+            boolean takesValue = name != null && !inline && !(to == mine && ownFlags.contains(name));
+            if (takesValue && i + 1 < args.length) {
+                to.add(args[++i]);
+            }
+        }
+        return new JobSettingsArgs(CommandArgs.parse(command, mine.toArray(String[]::new), ownOptions, ownFlags), job);
+    }
+
+    CommandArgs own() {
+        return own;
+    }
+
+    /** The job's settings from these arguments plus {@code extra} ones, the environment and {@code flinkConf}. */
+    LakeSettings settings(Map<String, String> env, ReadableConfig flinkConf, String... extra) {
+        List<String> all = new ArrayList<>(jobArgs);
+        all.addAll(List.of(extra));
+        return SettingsLoader.load(env, all.toArray(String[]::new), flinkConf);
+    }
+
+    /** Whether the job arguments already give {@code setting} (by its short name or its variable). */
+    boolean gives(String argName, String envName) {
+        return jobArgs.stream().anyMatch(a -> a.equals("--" + argName) || a.startsWith("--" + argName + "=")
+                || a.equals("--" + envName) || a.startsWith("--" + envName + "="));
+    }
+}

@@ -1,0 +1,141 @@
+package io.queenlake.job.cli;
+
+import io.queenlake.format.model.LostRange;
+import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.sink.committer.ObservedPointer;
+import io.queenlake.job.sink.committer.PointerStore;
+import io.queenlake.job.verify.FlinkLakeFiles;
+import io.queenlake.job.verify.LakeChecker;
+import io.queenlake.job.verify.LakeReport;
+import io.queenlake.source.client.QueenClient;
+import io.queenlake.source.client.QueenException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * {@code ./queen-lake verify --queue Q [--sink S]}: the lake checker as a command. Per queue it
+ * reads the KV commit pointer, every manifest {@code 1..k} and their objects, prints one summary
+ * line (windows, records, bytes, lost ranges, orphans, problems) and each problem, and exits 1 when
+ * any queue has a problem. Bucket and broker come from the job's settings (arguments such as
+ * {@code --bucket}, Flink keys, {@code QUEEN_*} variables). Without the broker's log it checks the
+ * lake's own consistency: manifests against objects, tiling, no record twice, no orphans, keys in
+ * {@code k} order, the pointer against manifest {@code k}.
+ */
+final class VerifyCommand implements Subcommand {
+
+    private final Map<String, String> env;
+    private final PrintStream out;
+
+    VerifyCommand() {
+        this(System.getenv(), System.out);
+    }
+
+    VerifyCommand(Map<String, String> env, PrintStream out) {
+        this.env = env;
+        this.out = out;
+    }
+
+    @Override
+    public String summary() {
+        return "check a lake: --queue Q[,Q2] [--sink S] plus the job's bucket and broker settings (--bucket, --endpoint, ...)";
+    }
+
+    @Override
+    public int run(String[] args) throws Exception {
+        JobSettingsArgs parsed = JobSettingsArgs.split("verify", args, Set.of("queue", "sink"), Set.of());
+        String queue = parsed.own().get("queue", null);
+        String sink = parsed.own().get("sink", null);
+        LakeSettings settings = parsed.settings(env, new Configuration(), extra(parsed, queue, sink));
+        List<String> queues = settings.queues();
+        QueenClient client = settings.lakeSink().config().newClient();
+        if (queues.equals(List.of("*"))) {
+            queues = brokerQueues(client, settings);
+        }
+        LauncherFileSystems.initialize(new Configuration(), settings);
+        LakeChecker checker = new LakeChecker(lakeFiles(settings), settings.prefix());
+        PointerStore pointers = new PointerStore(client, settings.sink());
+        out.println("verifying " + settings.lakePath() + " (sink '" + settings.sink() + "', broker " + settings.queenUrl() + ")");
+        boolean clean = true;
+        for (String q : queues) {
+            ObservedPointer pointer = pointer(pointers, q, settings);
+            LakeReport report;
+            try {
+                report = checker.check(settings.tenant(), q, pointer.pointer().orElse(null));
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot read the lake at " + settings.lakePath() + " (" + e.getMessage()
+                        + "): check QUEEN_S3_ENDPOINT, QUEEN_S3_BUCKET, QUEEN_S3_PATH_STYLE and the credentials.", e);
+            }
+            print(report, pointer, pointers.committedKey(q));
+            clean &= report.ok() && !(pointer.pointer().isEmpty() && pointer.version() != 0);
+        }
+        out.println(clean ? "the lake is consistent" : "the lake has problems (listed above)");
+        return clean ? 0 : 1;
+    }
+
+    /** {@code --queue} and {@code --sink} as the job's own settings, unless the job arguments give them too. */
+    private static String[] extra(JobSettingsArgs parsed, String queue, String sink) {
+        List<String> extra = new java.util.ArrayList<>();
+        if (queue != null) {
+            if (parsed.gives("queues", "QUEEN_S3_QUEUES")) {
+                throw new UsageException("verify: give the queues once, with --queue or with --queues, not both");
+            }
+            extra.add("--queues");
+            extra.add(queue);
+        }
+        if (sink != null) {
+            extra.add("--sink");
+            extra.add(sink);
+        }
+        return extra.toArray(String[]::new);
+    }
+
+    private static List<String> brokerQueues(QueenClient client, LakeSettings settings) {
+        try {
+            return client.queues();
+        } catch (QueenException e) {
+            throw new IllegalStateException("cannot list the queues of the broker at " + settings.queenUrl() + " ("
+                    + e.getMessage() + "): check QUEEN_URL, QUEEN_TOKEN and QUEEN_TENANT, or name the queue with --queue.", e);
+        }
+    }
+
+    private static ObservedPointer pointer(PointerStore pointers, String queue, LakeSettings settings) {
+        try {
+            return pointers.read(queue);
+        } catch (QueenException e) {
+            throw new IllegalStateException("cannot read the commit pointer of queue '" + queue + "' from the broker at "
+                    + settings.queenUrl() + " (" + e.getMessage() + "): check QUEEN_URL, QUEEN_TOKEN and QUEEN_TENANT.", e);
+        }
+    }
+
+    private static FlinkLakeFiles lakeFiles(LakeSettings settings) {
+        try {
+            return new FlinkLakeFiles(settings.lakeRoot());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot open the lake at " + settings.lakeRoot() + " (" + e.getMessage()
+                    + "): check QUEEN_S3_ENDPOINT and QUEEN_S3_BUCKET.", e);
+        }
+    }
+
+    private void print(LakeReport report, ObservedPointer pointer, String pointerKey) {
+        out.println(report.summary());
+        if (pointer.pointer().isEmpty()) {
+            out.println(pointer.version() == 0
+                    ? "  no commit pointer (" + pointerKey + "): nothing committed yet"
+                    : "  problem: the commit pointer " + pointerKey + " does not parse; the lake cannot be checked against it");
+        }
+        for (LostRange lost : report.lost()) {
+            out.println("  lost (declared by a manifest): partition '" + lost.partition() + "' offsets " + lost.from()
+                    + ".." + lost.to());
+        }
+        for (String pending : report.pending()) {
+            out.println("  pending (window " + (report.committedK() + 1) + " is being committed): " + pending);
+        }
+        for (String problem : report.problems()) {
+            out.println("  problem: " + problem);
+        }
+    }
+}

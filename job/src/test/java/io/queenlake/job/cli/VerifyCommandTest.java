@@ -1,0 +1,159 @@
+package io.queenlake.job.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.queenlake.devstack.broker.DevBroker;
+import io.queenlake.devstack.broker.DevBrokerOptions;
+import io.queenlake.format.key.Prefix;
+import io.queenlake.format.key.SidecarKeys;
+import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.Manifest;
+import io.queenlake.format.manifest.ManifestJson;
+import io.queenlake.format.window.EncodedObject;
+import io.queenlake.format.window.EncodedWindow;
+import io.queenlake.format.window.WindowEncoder;
+import io.queenlake.format.window.WriterSettings;
+import io.queenlake.job.sink.committer.ObservedPointer;
+import io.queenlake.job.sink.committer.PointerStore;
+import io.queenlake.job.testutils.TestWindows;
+import io.queenlake.source.client.HttpQueenClient;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./queen-lake verify} against a lake in a local folder and its pointer in the dev broker's
+ * KV: a good lake exits 0 with its summary; a deleted object or an orphan exits 1 naming the key.
+ */
+class VerifyCommandTest {
+
+    private static final TestWindows WORLD = new TestWindows(List.of("orders"), 3, 7);
+    private static final String QUEUE = "orders";
+    private static final SidecarKeys SIDECARS = new SidecarKeys(Prefix.DEFAULT, WORLD.tenant(), QUEUE);
+
+    private static DevBroker broker;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startBroker() throws IOException {
+        broker = DevBroker.start(DevBrokerOptions.builder().build());
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        broker.close();
+    }
+
+    /** A committed lake of three windows under {@code <dir>/lake/queen}, its pointer at k=3 under {@code sink}. */
+    private Path lakeWithPointer(String sink) throws IOException {
+        Path bucket = dir.resolve("lake");
+        WindowEncoder encoder = new WindowEncoder(WriterSettings.defaults(), Prefix.DEFAULT, sink);
+        Manifest last = null;
+        for (int w = 0; w < 3; w++) {
+            EncodedWindow encoded = encoder.encode(WORLD.window(QUEUE, w).window());
+            for (EncodedObject o : encoded.objects()) {
+                write(bucket.resolve(o.key()), o.body());
+            }
+            last = encoded.manifest().withCommittedAt(1_791_007_800_000L + w);
+            write(bucket.resolve(SIDECARS.manifest(w + 1)), ManifestJson.write(last));
+        }
+        PointerStore pointers = new PointerStore(HttpQueenClient.builder().baseUrl(broker.url().toString()).build(), sink);
+        Committed committed = new Committed(3, last.tEnd(), SIDECARS.manifest(3), last.records(), last.bytes(),
+                last.committedAtMicros() / 1000);
+        assertThat(pointers.move(QUEUE, ObservedPointer.absent(), committed).applied()).isTrue();
+        return bucket;
+    }
+
+    private static void write(Path file, byte[] body) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.write(file, body);
+    }
+
+    private record Outcome(int exit, String out) {}
+
+    private Outcome verify(String sink) throws Exception {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        Map<String, String> env = Map.of("QUEEN_URL", broker.url().toString(), "QUEEN_S3_BUCKET", "lake",
+                "QUEEN_S3_ENDPOINT", dir.toUri().toString());
+        int exit = new VerifyCommand(env, new PrintStream(bytes, true, StandardCharsets.UTF_8))
+                .run(new String[] {"--queue", QUEUE, "--sink", sink});
+        return new Outcome(exit, bytes.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aGoodLakeExitsZeroWithItsSummary() throws Exception {
+        lakeWithPointer("good");
+
+        Outcome outcome = verify("good");
+
+        assertThat(outcome.exit()).as(outcome.out()).isZero();
+        assertThat(outcome.out()).contains("queue 'orders': 3 windows, 21 records, ")
+                .contains("1 lost ranges (3 records), 0 orphans, 0 problems")
+                .contains("lost (declared by a manifest): partition 'p1' offsets 1001..1003")
+                .contains("the lake is consistent");
+    }
+
+    @Test
+    void aDeletedObjectExitsOneNamingIt() throws Exception {
+        Path bucket = lakeWithPointer("deleted");
+        String key = ManifestJson.read(Files.readAllBytes(bucket.resolve(SIDECARS.manifest(2)))).objects().get(0).key();
+        Files.delete(bucket.resolve(key));
+
+        Outcome outcome = verify("deleted");
+
+        assertThat(outcome.exit()).as(outcome.out()).isEqualTo(1);
+        assertThat(outcome.out()).contains("problem: object " + key + " of window 2 is missing")
+                .contains("the lake has problems");
+    }
+
+    @Test
+    void anOrphanExitsOneNamingIt() throws Exception {
+        Path bucket = lakeWithPointer("orphan");
+        String key = ManifestJson.read(Files.readAllBytes(bucket.resolve(SIDECARS.manifest(1)))).objects().get(0).key();
+        String orphan = key.replace("w-0000000001-", "w-0000000007-");
+        write(bucket.resolve(orphan), new byte[] {1, 2, 3});
+
+        Outcome outcome = verify("orphan");
+
+        assertThat(outcome.exit()).as(outcome.out()).isEqualTo(1);
+        assertThat(outcome.out()).contains("1 orphans")
+                .contains("problem: object " + orphan + " is named by no manifest 1..3 (an orphan)");
+    }
+
+    @Test
+    void objectsOfTheNextWindowArePendingNotOrphans() throws Exception {
+        Path bucket = lakeWithPointer("pending");
+        String key = ManifestJson.read(Files.readAllBytes(bucket.resolve(SIDECARS.manifest(1)))).objects().get(0).key();
+        String next = key.replace("w-0000000001-", "w-0000000004-");
+        write(bucket.resolve(next), new byte[] {1});
+
+        Outcome outcome = verify("pending");
+
+        assertThat(outcome.exit()).as(outcome.out()).isZero();
+        assertThat(outcome.out()).contains("pending (window 4 is being committed): " + next);
+    }
+
+    @Test
+    void aQueueWithoutPointerButWithObjectsHasOrphans() throws Exception {
+        Path bucket = lakeWithPointer("other-sink");
+
+        Outcome outcome = verify("no-pointer");
+
+        assertThat(outcome.exit()).as(outcome.out()).isEqualTo(1);
+        assertThat(outcome.out()).contains("no commit pointer (s3:no-pointer:orders:committed): nothing committed yet")
+                .contains("queue 'orders': 0 windows")
+                .contains("(an orphan)");
+        assertThat(bucket).exists();
+    }
+}
