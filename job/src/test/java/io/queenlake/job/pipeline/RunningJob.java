@@ -1,0 +1,93 @@
+package io.queenlake.job.pipeline;
+
+import io.queenlake.job.sink.CrashHook;
+import io.queenlake.job.sink.LakeSink;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+
+/**
+ * A pipeline job started with {@code executeAsync}: its status, its failure, and the ways a test
+ * ends it (cancel without a savepoint, stop with one) or snapshots it (a savepoint while it runs).
+ */
+record RunningJob(LakeJob spec, JobClient client, LakeSink sink) {
+
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
+
+    JobStatus status() {
+        try {
+            return client.getJobStatus().get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read the status of job " + spec.sink() + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Throws an AssertionError carrying the job's failure when it has ended while a test expected it running. */
+    void assertRunning() {
+        JobStatus status = status();
+        if (status.isGloballyTerminalState()) {
+            throw new AssertionError("job " + spec.sink() + " ended as " + status + " while it should run",
+                    failure(Duration.ofSeconds(5)));
+        }
+    }
+
+    /** What the job failed with, waiting up to {@code timeout} for it to end; null if it ended without failure. */
+    Throwable failure(Duration timeout) {
+        try {
+            client.getJobExecutionResult().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (TimeoutException e) {
+            throw new AssertionError("job " + spec.sink() + " did not end within " + timeout + ", it is " + status());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Cancels the job (no savepoint) and returns once it has ended. */
+    void cancel() throws Exception {
+        client.cancel().get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        awaitEnd();
+    }
+
+    /** Stops the job with a savepoint under {@code dir}; returns the savepoint's path once the job has ended. */
+    String stopWithSavepoint(Path dir) throws Exception {
+        String path = client.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL)
+                .get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        awaitEnd();
+        return path;
+    }
+
+    /** Takes a savepoint under {@code dir} and lets the job run on. */
+    String savepoint(Path dir) throws Exception {
+        return client.triggerSavepoint(dir.toUri().toString(), SavepointFormatType.CANONICAL)
+                .get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether the injected crash, if any, has fired in this JVM. */
+    boolean crashed() {
+        return sink.config().crashHook().map(CrashHook::fired).orElse(false);
+    }
+
+    private void awaitEnd() throws InterruptedException {
+        long deadline = System.nanoTime() + CALL_TIMEOUT.toNanos();
+        JobStatus status = status();
+        while (!status.isGloballyTerminalState()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("job " + spec.sink() + " did not end within " + CALL_TIMEOUT + ", it is " + status);
+            }
+            Thread.sleep(20);
+            status = status();
+        }
+    }
+}
