@@ -18,6 +18,7 @@ public final class Main {
         COMMANDS.put("dev-s3", new DevS3Command());
         COMMANDS.put("push", new PushCommand());
         COMMANDS.put("verify", new VerifyCommand());
+        COMMANDS.put("status", new StatusCommand());
     }
 
     private Main() {}

@@ -1,0 +1,56 @@
+package io.queenlake.job.cli;
+
+import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.LeaseDoc;
+import io.queenlake.format.model.Micros;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * What {@code ./queen-lake status} knows of one queue, read from the broker: the KV commit pointer,
+ * the lease, and the broker's safeTime; {@link #line()} renders it. Lag is the broker's safeTime
+ * minus the pointer's {@code tEnd}: how far the lake's committed edge is behind the broker's clock.
+ *
+ * @param pointerVersion 0 when the pointer does not exist (so an empty {@code pointer} with a version is unreadable)
+ * @param leaseExpiresAtMicros when the lease lapses unless refreshed, on the broker's clock
+ */
+record QueueStatus(String queue, Optional<Committed> pointer, long pointerVersion, Optional<LeaseDoc> lease,
+        boolean leaseUnreadable, OptionalLong leaseExpiresAtMicros, long safeTimeMicros) {
+
+    /** Seconds from the committed {@code tEnd} to safeTime, when there is a pointer. */
+    OptionalLong lagMillis() {
+        return pointer.isPresent() ? OptionalLong.of(Math.max(0, safeTimeMicros - pointer.get().tEnd()) / 1000)
+                : OptionalLong.empty();
+    }
+
+    String line() {
+        StringBuilder line = new StringBuilder("queue '").append(queue).append("': ");
+        if (pointer.isPresent()) {
+            Committed p = pointer.get();
+            line.append("k=").append(p.k()).append(" tEnd=").append(Micros.render(p.tEnd()))
+                    .append(" (window k holds ").append(p.records()).append(" records, ").append(p.bytes()).append(" bytes)");
+        } else if (pointerVersion != 0) {
+            line.append("commit pointer unreadable (KV version ").append(pointerVersion).append(")");
+        } else {
+            line.append("nothing committed yet (no commit pointer)");
+        }
+        line.append("; ");
+        if (lease.isPresent()) {
+            LeaseDoc l = lease.get();
+            line.append("lease held by instance '").append(l.instance()).append("' (incarnation ").append(l.incarnation())
+                    .append(", since ").append(Micros.render(l.sinceMs() * 1000));
+            leaseExpiresAtMicros.ifPresent(at -> line.append(", expires ").append(Micros.render(at)));
+            line.append(")");
+        } else {
+            line.append(leaseUnreadable ? "lease unreadable" : "lease free (no job mirrors this queue now)");
+        }
+        line.append("; ");
+        OptionalLong lag = lagMillis();
+        if (lag.isPresent()) {
+            line.append(String.format(Locale.ROOT, "lag %.1f s", lag.getAsLong() / 1000.0)).append(" behind ");
+        }
+        line.append("safeTime ").append(Micros.render(safeTimeMicros));
+        return line.toString();
+    }
+}

@@ -1,0 +1,119 @@
+package io.queenlake.job.cli;
+
+import io.queenlake.format.manifest.LeaseDoc;
+import io.queenlake.job.config.Setting;
+import io.queenlake.job.sink.committer.ObservedPointer;
+import io.queenlake.job.sink.committer.PointerStore;
+import io.queenlake.source.client.HttpQueenClient;
+import io.queenlake.source.client.KvAnswer;
+import io.queenlake.source.client.KvOp;
+import io.queenlake.source.client.KvResult;
+import io.queenlake.source.client.KvRow;
+import io.queenlake.source.client.QueenClient;
+import io.queenlake.source.client.QueenException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * {@code ./queen-lake status}: per queue, the KV commit pointer (k, tEnd, records), the lease
+ * holder and the lag behind the broker's safeTime, read from the broker alone (no bucket access).
+ * The queues are {@code --queue}, else {@code QUEEN_S3_QUEUES}, else every queue of the broker;
+ * the broker, tenant and sink as for the job ({@code --queen-url} or {@code QUEEN_URL}, ...).
+ */
+final class StatusCommand implements Subcommand {
+
+    private static final String DEFAULT_SINK = "default";
+
+    private final Map<String, String> env;
+    private final PrintStream out;
+
+    StatusCommand() {
+        this(System.getenv(), System.out);
+    }
+
+    StatusCommand(Map<String, String> env, PrintStream out) {
+        this.env = env;
+        this.out = out;
+    }
+
+    @Override
+    public String summary() {
+        return "per queue: commit pointer, lease holder, lag: [--queue Q[,Q2]] [--sink S] [--queen-url U] [--queen-token T]"
+                + " [--queen-tenant UUID]";
+    }
+
+    @Override
+    public int run(String[] args) throws Exception {
+        CommandArgs a = CommandArgs.parse("status", args,
+                Set.of("queue", "sink", "queen-url", "queen-token", "queen-tenant"), Set.of());
+        String url = a.get("queen-url", env.getOrDefault(Setting.QUEEN_URL.envName(), Setting.QUEEN_URL.defaultValue()));
+        String tenant = a.get("queen-tenant", env.getOrDefault(Setting.QUEEN_TENANT.envName(),
+                Setting.QUEEN_TENANT.defaultValue()));
+        String sink = a.get("sink", env.getOrDefault(Setting.SINK.envName(), DEFAULT_SINK));
+        QueenClient client = client(url, a.get("queen-token", env.get(Setting.QUEEN_TOKEN.envName())), tenant);
+        PointerStore pointers = new PointerStore(client, sink);
+        try {
+            List<String> queues = queues(a.get("queue", env.get(Setting.QUEUES.envName())), client);
+            long safeTime = pointers.safeTimeMicros();
+            out.println("broker " + url + ", sink '" + sink + "', tenant " + tenant);
+            if (queues.isEmpty()) {
+                out.println("the broker has no queue yet");
+            }
+            for (String queue : queues) {
+                out.println(status(queue, pointers, client, safeTime).line());
+            }
+        } catch (QueenException e) {
+            throw new IllegalStateException("the broker at " + url + " did not answer (" + e.getMessage()
+                    + "): check --queen-url (QUEEN_URL), the token (QUEEN_TOKEN) and the tenant (QUEEN_TENANT).", e);
+        }
+        return 0;
+    }
+
+    private static QueenClient client(String url, String token, String tenant) {
+        try {
+            return HttpQueenClient.builder().baseUrl(url).token(token == null || token.isBlank() ? null : token)
+                    .tenant(tenant.equals(Setting.QUEEN_TENANT.defaultValue()) ? null : tenant)
+                    .requestTimeout(Duration.ofSeconds(10)).build();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("status: " + e.getMessage());
+        }
+    }
+
+    private static List<String> queues(String named, QueenClient client) {
+        if (named == null || named.isBlank() || named.strip().equals("*")) {
+            return client.queues().stream().sorted().toList();
+        }
+        return Arrays.stream(named.split(",")).map(String::strip).filter(q -> !q.isEmpty()).toList();
+    }
+
+    private static QueueStatus status(String queue, PointerStore pointers, QueenClient client, long safeTime) {
+        ObservedPointer pointer = pointers.read(queue);
+        Optional<KvRow> leaseRow = get(client, pointers.leaseKey(queue));
+        Optional<LeaseDoc> lease = Optional.empty();
+        boolean unreadable = false;
+        if (leaseRow.isPresent()) {
+            try {
+                lease = Optional.of(LeaseDoc.fromJson(leaseRow.get().value().utf8()));
+            } catch (RuntimeException e) {
+                unreadable = true;
+            }
+        }
+        OptionalLong expires = leaseRow.map(KvRow::expiresAtMicros).orElse(OptionalLong.empty());
+        return new QueueStatus(queue, pointer.pointer(), pointer.version(), lease, unreadable, expires, safeTime);
+    }
+
+    private static Optional<KvRow> get(QueenClient client, String key) {
+        KvAnswer answer = client.kv(List.of(KvOp.get(PointerStore.NAMESPACE, key)));
+        if (answer instanceof KvAnswer.Results results && results.get(0) instanceof KvResult.Got got) {
+            return got.row();
+        }
+        throw new IllegalStateException("the broker answered a KV get of " + key + " with " + answer
+                + ": check that QUEEN_URL points at a Queen broker.");
+    }
+}
