@@ -367,4 +367,12 @@ class SettingsLoaderTest {
         assertThat(s.lakeSink().config().sinkName()).isEqualTo("eu");
         assertThat(s.jobName()).isEqualTo("queen-lake: orders, refunds -> s3://lake/queen");
     }
+
+    @Test
+    void theReadmeTableHasOneRowPerSettingWithItsThreeSpellings() {
+        String table = SettingsTable.markdown();
+        assertThat(table.lines().filter(l -> l.startsWith("| `QUEEN_"))).hasSize(Setting.values().length);
+        assertThat(table).contains("| `QUEEN_S3_MAX_WINDOW_MS` | `--max-window-ms` | `queen.s3.max-window-ms` | `300000` | 100..86400000 |")
+                .contains("| `QUEEN_S3_QUEUES` | `--queues` | `queen.s3.queues` | **required** |");
+    }
 }
