@@ -8,6 +8,7 @@ import io.queenlake.job.config.SettingsLoader;
 import io.queenlake.job.config.StartProbe;
 import io.queenlake.job.pipeline.LakePipeline;
 import java.time.Duration;
+import java.util.List;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.slf4j.Logger;
@@ -40,14 +41,26 @@ public final class LakeJob {
         }
         LOG.info(settings.describe());
         LOG.info("queen-lake settings precedence: {}", LakeSettings.precedence());
+        List<String> notInCluster = LakeFileSystem.missingFromCluster(env.getConfiguration(), settings);
+        if (!notInCluster.isEmpty()) {
+            LOG.warn("The Flink configuration lacks or differs on {}: the task managers' S3 file system reads s3.*"
+                    + " from the cluster's configuration when it starts, not from the job, so set them there as these"
+                    + " settings give them (flink-conf/config.yaml), or the lake is written with the cluster's.",
+                    String.join(", ", notInCluster));
+        }
         try {
             LakeFileSystem.initialize(env.getConfiguration(), settings);
             StartProbe.check(settings);
-        } catch (ProbeException | SettingsException e) {
+        } catch (ProbeException e) {
             exit("queen-lake: " + e.getMessage(), 3);
             return;
         }
-        build(env, settings);
+        try {
+            build(env, settings);
+        } catch (IllegalArgumentException e) {
+            exit("queen-lake: " + e.getMessage(), 2);
+            return;
+        }
         env.execute(settings.jobName());
     }
 

@@ -1,6 +1,8 @@
 package io.queenlake.job.config;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.core.fs.FileSystem;
@@ -32,6 +34,21 @@ public final class LakeFileSystem {
             }
         }
         return conf;
+    }
+
+    /**
+     * The {@code s3.*} keys these settings need that {@code cluster} lacks or sets otherwise: the task
+     * managers' S3 file system reads them from the cluster's configuration, not from the job. A
+     * provider chosen by the cluster counts as present. Only keys are returned, never values.
+     */
+    public static List<String> missingFromCluster(ReadableConfig cluster, LakeSettings settings) {
+        Configuration conf = cluster instanceof Configuration c ? c : new Configuration();
+        return settings.fileSystemOptions().entrySet().stream()
+                .filter(option -> !(option.getKey().equals(LakeSettings.CREDENTIALS_PROVIDER_KEY)
+                        && (conf.containsKey(option.getKey()) || conf.containsKey("fs.s3a.aws.credentials.provider"))))
+                .filter(option -> !Objects.equals(conf.getString(option.getKey(), null), option.getValue()))
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     /** Initializes this process's file systems for {@code settings}; nothing to do for a local folder. */

@@ -375,4 +375,21 @@ class SettingsLoaderTest {
         assertThat(table).contains("| `QUEEN_S3_MAX_WINDOW_MS` | `--max-window-ms` | `queen.s3.max-window-ms` | `300000` | 100..86400000 |")
                 .contains("| `QUEEN_S3_QUEUES` | `--queues` | `queen.s3.queues` | **required** |");
     }
+
+    @Test
+    void theClusterConfigurationIsToldWhichS3KeysItLacksWithoutTheirValues() {
+        Map<String, String> env = new HashMap<>(REQUIRED);
+        env.put("QUEEN_S3_ACCESS_KEY", "AK");
+        env.put("QUEEN_S3_SECRET_KEY", "SK");
+        LakeSettings s = load(env, Map.of(), "--endpoint", "http://127.0.0.1:9000", "--path-style", "true");
+        Configuration cluster = new Configuration();
+        cluster.setString("s3.endpoint", "http://127.0.0.1:9000");
+        cluster.setString("s3.path.style.access", "false");
+        cluster.setString("s3.access-key", "AK");
+        assertThat(LakeFileSystem.missingFromCluster(cluster, s))
+                .containsExactly("s3.path.style.access", "s3.secret-key", "s3.multipart.threshold");
+        assertThat(LakeFileSystem.missingFromCluster(LakeFileSystem.configuration(cluster, s), s)).isEmpty();
+        assertThat(LakeFileSystem.missingFromCluster(new Configuration(),
+                load(REQUIRED, Map.of(), "--endpoint", "file:///tmp/lakes"))).isEmpty();
+    }
 }
