@@ -14,6 +14,8 @@ public final class Main {
     private static final Map<String, Subcommand> COMMANDS = new LinkedHashMap<>();
 
     static {
+        COMMANDS.put("run", new RunCommand());
+        COMMANDS.put("demo", new DemoCommand());
         COMMANDS.put("dev-broker", new DevBrokerCommand());
         COMMANDS.put("dev-s3", new DevS3Command());
         COMMANDS.put("push", new PushCommand());

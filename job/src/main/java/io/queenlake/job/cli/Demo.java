@@ -1,0 +1,141 @@
+package io.queenlake.job.cli;
+
+import io.queenlake.devstack.broker.DevBroker;
+import io.queenlake.devstack.broker.DevBrokerOptions;
+import io.queenlake.devstack.s3.EmbeddedS3;
+import io.queenlake.devstack.s3.EmbeddedS3Options;
+import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.config.SettingsLoader;
+import io.queenlake.job.sink.committer.PointerStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.flink.configuration.Configuration;
+
+/**
+ * The one-command tour: the dev broker (its log and KV kept in {@code <dir>/broker}), the embedded
+ * S3 server with the bucket {@value #BUCKET} in the folder {@code <dir>/s3/lake}, the job on a
+ * local MiniCluster with the web UI, a steady trickle of sample orders into two queues, and a line
+ * each time a window commits. Everything lives in one folder, so a second demo continues the first
+ * one's lake from its commit pointers. {@link #close()} stops the parts in reverse order.
+ */
+final class Demo implements AutoCloseable {
+
+    static final List<String> QUEUES = List.of("orders", "payments");
+    static final String BUCKET = "lake";
+    private static final String ACCESS_KEY = "queen-lake-demo";
+    private static final String SECRET_KEY = "queen-lake-demo-secret";
+
+    /**
+     * @param windowMs the window size; short, so the first commit shows within seconds
+     * @param brokerPort 0 picks a free port
+     * @param webPort 0 picks a free port
+     */
+    record Options(Path dir, int webPort, int brokerPort, long windowMs) {}
+
+    private final List<AutoCloseable> parts = new ArrayList<>();
+    private LocalRun run;
+    private EmbeddedS3 s3;
+    private DevBroker broker;
+
+    private Demo() {}
+
+    static Demo start(Options options, Consumer<String> out) throws Exception {
+        Demo demo = new Demo();
+        try {
+            demo.startParts(options, out);
+            return demo;
+        } catch (Exception e) {
+            demo.close();
+            throw e;
+        }
+    }
+
+    private void startParts(Options options, Consumer<String> out) throws Exception {
+        Path dir = options.dir().toAbsolutePath();
+        broker = DevBroker.start(DevBrokerOptions.builder().host("127.0.0.1").port(options.brokerPort())
+                .dataDir(dir.resolve("broker")).build());
+        parts.add(broker);
+        s3 = EmbeddedS3.start(EmbeddedS3Options.builder().port(0).dir(dir.resolve("s3")).accessKey(ACCESS_KEY)
+                .secretKey(SECRET_KEY).bucket(BUCKET).build());
+        parts.add(s3);
+        LakeSettings settings = settings(options);
+        Configuration conf = LauncherFileSystems.initialize(new Configuration(), settings);
+        run = LocalRun.start(settings, conf, options.webPort(), null, Duration.ofSeconds(2));
+        parts.add(run);
+        PointerStore pointers = new PointerStore(settings.lakeSink().config().newClient(), settings.sink());
+        parts.add(new DemoProducer(settings.lakeSink().config().newClient(), QUEUES, 500, "demo-" + Long.toString(
+                System.currentTimeMillis(), 36)).start());
+        out.accept("queen-lake demo is running: queues " + String.join(" and ", QUEUES) + " get a few orders every 0.5 s,"
+                + " windows of " + options.windowMs() / 1000.0 + " s");
+        out.accept("  Flink web UI:   " + run.webUrl());
+        out.accept("  dev broker:     " + broker.url() + "  (./queen-lake push --url " + broker.url() + " --queue orders)");
+        out.accept("  bucket folder:  " + s3.bucketDir() + "  (S3 API on " + s3.endpoint() + ", path-style)");
+        out.accept("  read it with DuckDB:");
+        out.accept("    " + duckDbQuery(s3.bucketDir(), settings));
+        out.accept("  check it: ./queen-lake verify --queue orders --queen-url " + broker.url() + " --endpoint "
+                + s3.endpoint() + " --bucket " + BUCKET + " --path-style true --access-key " + ACCESS_KEY
+                + " --secret-key " + SECRET_KEY);
+        out.accept("  Ctrl-C to stop");
+        parts.add(new CommitWatcher(pointers, QUEUES, s3.bucketDir(), settings.prefix(), settings.tenant(), out).start());
+    }
+
+    private LakeSettings settings(Options options) {
+        List<String> args = List.of(
+                "--queues", String.join(",", QUEUES),
+                "--endpoint", s3.endpoint().toString(),
+                "--region", EmbeddedS3.REGION,
+                "--bucket", BUCKET,
+                "--access-key", ACCESS_KEY,
+                "--secret-key", SECRET_KEY,
+                "--path-style", "true",
+                "--queen-url", broker.url().toString(),
+                "--start", "earliest",
+                "--max-window-ms", Long.toString(options.windowMs()),
+                "--safe-guard-ms", "500",
+                "--discovery-interval-ms", "500",
+                "--lease-ttl-ms", "3000",
+                "--instance", "queen-lake-demo");
+        // The demo is self-contained: the caller's QUEEN_* variables do not reach it.
+        return SettingsLoader.load(Map.of(), args.toArray(String[]::new), new Configuration());
+    }
+
+    java.net.URI brokerUrl() {
+        return broker.url();
+    }
+
+    Path bucketDir() {
+        return s3.bucketDir();
+    }
+
+    java.net.URI webUrl() {
+        return run.webUrl();
+    }
+
+    static String duckDbQuery(Path bucketDir, LakeSettings settings) {
+        return "duckdb -c \"SELECT queue, count(*) AS records, max(ts) AS newest FROM read_json('" + bucketDir + "/"
+                + settings.prefix().value() + "/tenant=*/queue=*/dt=*/hour=*/*.jsonl.zst', format='newline_delimited',"
+                + " hive_partitioning=true, columns={partition:'VARCHAR', \\\"offset\\\":'BIGINT', transactionId:'VARCHAR',"
+                + " ts:'VARCHAR', payload:'JSON'}) GROUP BY queue ORDER BY queue\"";
+    }
+
+    /** Stops the commit watcher, the producer, the job (cancelled, leases released), S3 and the broker. */
+    @Override
+    public void close() throws Exception {
+        Exception first = null;
+        for (int i = parts.size() - 1; i >= 0; i--) {
+            try {
+                parts.get(i).close();
+            } catch (Exception e) {
+                first = first == null ? e : first;
+            }
+        }
+        parts.clear();
+        if (first != null) {
+            throw first;
+        }
+    }
+}

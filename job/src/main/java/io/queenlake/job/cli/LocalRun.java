@@ -1,0 +1,118 @@
+package io.queenlake.job.cli;
+
+import io.queenlake.job.LakeJob;
+import io.queenlake.job.config.LakeSettings;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The job on a MiniCluster in this JVM, with the Flink web UI and REST API on {@code webPort}
+ * (0 picks a free port), for {@code ./queen-lake run} and {@code demo}. It owns the cluster's life:
+ * start, submit, cancel on {@link #close()}. With a state folder, checkpoints are retained there on
+ * cancellation and the newest complete one is restored at the next start; without, the job starts
+ * without Flink state and continues from the KV commit pointers.
+ */
+final class LocalRun implements AutoCloseable {
+
+    private final MiniCluster cluster;
+    private final JobID job;
+    private final URI webUrl;
+    private final Optional<RetainedCheckpoints.Retained> restoredFrom;
+    private boolean closed;
+
+    private LocalRun(MiniCluster cluster, JobID job, URI webUrl, Optional<RetainedCheckpoints.Retained> restoredFrom) {
+        this.cluster = cluster;
+        this.job = job;
+        this.webUrl = webUrl;
+        this.restoredFrom = restoredFrom;
+    }
+
+    /**
+     * @param base the Flink configuration to start from (the lake's {@code s3.*} options and the
+     *     reporters, for instance)
+     * @param stateDir where checkpoints are retained and restored from, or null
+     */
+    static LocalRun start(LakeSettings settings, Configuration base, int webPort, Path stateDir,
+            Duration checkpointInterval) throws Exception {
+        Configuration conf = new Configuration(base);
+        conf.setString("rest.address", "127.0.0.1");
+        conf.setString("rest.bind-address", "127.0.0.1");
+        conf.setString("rest.port", Integer.toString(webPort));
+        conf.setString("execution.checkpointing.interval", checkpointInterval.toMillis() + " ms");
+        conf.setString("execution.checkpointing.mode", "EXACTLY_ONCE");
+        Optional<RetainedCheckpoints.Retained> restore = Optional.empty();
+        if (stateDir != null) {
+            Path checkpoints = stateDir.toAbsolutePath().resolve("checkpoints");
+            conf.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
+            conf.setString("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
+            conf.setString("execution.checkpointing.num-retained", "3");
+            restore = RetainedCheckpoints.newest(checkpoints);
+        }
+        StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
+        LakeJob.build(env, settings);
+        JobGraph graph = env.getStreamGraph().getJobGraph();
+        restore.ifPresent(r -> graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(r.dir().toUri().toString(), false)));
+
+        MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
+                .setConfiguration(conf)
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(Math.max(2, Runtime.getRuntime().availableProcessors()))
+                .build());
+        try {
+            cluster.start();
+            URI web = cluster.getRestAddress().get(30, TimeUnit.SECONDS);
+            JobID id = cluster.submitJob(graph).get(60, TimeUnit.SECONDS).getJobID();
+            return new LocalRun(cluster, id, web, restore);
+        } catch (Exception e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    URI webUrl() {
+        return webUrl;
+    }
+
+    JobID jobId() {
+        return job;
+    }
+
+    Optional<RetainedCheckpoints.Retained> restoredFrom() {
+        return restoredFrom;
+    }
+
+    /** Blocks until the job ends (it runs until cancelled, unless it fails for good). */
+    JobResult awaitEnd() throws Exception {
+        return cluster.requestJobResult(job).get();
+    }
+
+    /** Cancels the job (its retained checkpoints stay), waits for it to end, and stops the cluster. */
+    @Override
+    public synchronized void close() throws Exception {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            JobStatus status = cluster.getJobStatus(job).get(10, TimeUnit.SECONDS);
+            if (!status.isGloballyTerminalState()) {
+                cluster.cancelJob(job).get(30, TimeUnit.SECONDS);
+                cluster.requestJobResult(job).get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            cluster.close();
+        }
+    }
+}
