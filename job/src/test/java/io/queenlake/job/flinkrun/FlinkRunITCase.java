@@ -106,6 +106,10 @@ class FlinkRunITCase {
     /** The shaded jar holds the job and its libraries, and none of Flink, logging or the devstack. */
     private static void assertJarIsBuilt() throws IOException {
         assertThat(JAR).as("the flink run jar; build it with mvn package first").exists();
+        Path classes = TARGET.resolve("classes/io/queenlake/job/LakeJob.class");
+        assertThat(Files.getLastModifiedTime(JAR)).as("%s is older than %s: this test runs in the integration-test"
+                + " phase after package (mvn -pl job verify, or package then surefire:test@flink-run-jar)", JAR, classes)
+                .isGreaterThanOrEqualTo(Files.getLastModifiedTime(classes));
         try (JarFile jar = new JarFile(JAR.toFile())) {
             assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class")).isEqualTo("io.queenlake.job.LakeJob");
             for (String present : List.of("io/queenlake/job/LakeJob.class", "io/queenlake/job/config/SettingsLoader.class",
@@ -169,6 +173,19 @@ class FlinkRunITCase {
         assertThat(cluster.listJobs().get(30, TimeUnit.SECONDS).stream()
                 .filter(j -> j.getJobName().contains("420000") || !j.getJobState().isGloballyTerminalState()))
                 .isEmpty();
+    }
+
+    @Test
+    void aBrokerThatDoesNotAnswerStopsTheSubmissionAtTheProbe() throws Exception {
+        Path lakeDir = Files.createDirectories(dir.resolve("unprobed-lake"));
+        Submission submission = flinkRun(Map.of("QUEEN_S3_BUCKET", "lake"), "--queues", "orders",
+                "--endpoint", lakeDir.toUri().toString(), "--queen-url", "http://127.0.0.1:1");
+
+        assertThat(submission.exitCode()).as(submission.output()).isEqualTo(3);
+        assertThat(submission.output()).contains("queen-lake: the broker at http://127.0.0.1:1 did not answer"
+                + " partitions/changed with a safeTime (").contains("check QUEEN_URL / QUEEN_TOKEN");
+        assertThat(cluster.listJobs().get(30, TimeUnit.SECONDS).stream()
+                .filter(j -> !j.getJobState().isGloballyTerminalState())).isEmpty();
     }
 
     private static void push(String queue, int from, int to) {
