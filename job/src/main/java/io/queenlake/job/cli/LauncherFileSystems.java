@@ -28,6 +28,9 @@ final class LauncherFileSystems {
 
     /** Initializes this process's file systems for {@code settings} on top of {@code base}; returns the configuration used. */
     static Configuration initialize(Configuration base, LakeSettings settings) {
+        // The S3 plugin's AWS SDK v1 prints a multi-line end-of-support banner on its first call; the
+        // launcher's users cannot act on it (a cluster's S3 plugin is the operator's choice).
+        System.setProperty("aws.java.v1.disableDeprecationAnnouncement", "true");
         Configuration conf = LakeFileSystem.configuration(base, settings);
         Path plugins = pluginsFolder();
         if (!settings.localFolder() && !Files.isDirectory(plugins.resolve("s3-fs-hadoop"))) {

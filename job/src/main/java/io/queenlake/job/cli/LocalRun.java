@@ -52,6 +52,7 @@ final class LocalRun implements AutoCloseable {
         conf.setString("rest.port", Integer.toString(webPort));
         conf.setString("execution.checkpointing.interval", checkpointInterval.toMillis() + " ms");
         conf.setString("execution.checkpointing.mode", "EXACTLY_ONCE");
+        conf.setString("pipeline.name", settings.jobName());
         Optional<RetainedCheckpoints.Retained> restore = Optional.empty();
         if (stateDir != null) {
             Path checkpoints = stateDir.toAbsolutePath().resolve("checkpoints");
