@@ -10,7 +10,7 @@ import java.util.Optional;
  * ({@code file:///dir}) whose sub-folder named like the bucket holds the lake, as the embedded S3
  * server lays it out; the local folder serves tests and single-machine runs.
  */
-record LakeEndpoint(Optional<URI> uri) {
+public record LakeEndpoint(Optional<URI> uri) {
 
     static final LakeEndpoint AWS = new LakeEndpoint(Optional.empty());
 
@@ -46,7 +46,8 @@ record LakeEndpoint(Optional<URI> uri) {
         return new LakeEndpoint(Optional.of(URI.create(scheme + "://" + uri.getRawAuthority())));
     }
 
-    boolean isLocalFolder() {
+    /** Whether the lake is a local folder ({@code file:///dir}) rather than S3. */
+    public boolean isLocalFolder() {
         return uri.map(u -> u.getScheme().equals("file")).orElse(false);
     }
 
@@ -55,7 +56,8 @@ record LakeEndpoint(Optional<URI> uri) {
         return isLocalFolder() ? uri.get() + "/" + bucket : "s3://" + bucket;
     }
 
-    String text() {
+    /** The endpoint for messages and logs: its URL, or {@code AWS S3}. */
+    public String text() {
         return uri.map(URI::toString).orElse("AWS S3");
     }
 }
