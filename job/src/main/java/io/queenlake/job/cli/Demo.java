@@ -48,8 +48,13 @@ final class Demo implements AutoCloseable {
         try {
             demo.startParts(options, out);
             return demo;
-        } catch (Exception e) {
-            demo.close();
+        } catch (Exception | Error e) {
+            // An Error too (a class missing from the launcher's class path): the broker's threads would keep the JVM up.
+            try {
+                demo.close();
+            } catch (Exception closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }
