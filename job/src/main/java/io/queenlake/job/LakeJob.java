@@ -9,6 +9,7 @@ import io.queenlake.job.config.StartProbe;
 import io.queenlake.job.pipeline.LakePipeline;
 import java.time.Duration;
 import java.util.List;
+import org.apache.flink.configuration.DeploymentOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.slf4j.Logger;
@@ -28,6 +29,9 @@ public final class LakeJob {
     /** Used when the cluster has checkpointing off: the lake commits only at checkpoints. */
     static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(30);
 
+    /** The execution target Flink sets while an application's main runs in the JobManager. */
+    static final String APPLICATION_MODE_TARGET = "embedded";
+
     private LakeJob() {}
 
     public static void main(String[] args) throws Exception {
@@ -36,7 +40,7 @@ public final class LakeJob {
         try {
             settings = SettingsLoader.load(System.getenv(), args, env.getConfiguration());
         } catch (SettingsException e) {
-            exit("queen-lake: " + e.getMessage(), 2);
+            exit(env, "queen-lake: " + e.getMessage(), 2);
             return;
         }
         LOG.info(settings.describe());
@@ -52,13 +56,13 @@ public final class LakeJob {
             LakeFileSystem.initialize(env.getConfiguration(), settings);
             StartProbe.check(settings);
         } catch (ProbeException e) {
-            exit("queen-lake: " + e.getMessage(), 3);
+            exit(env, "queen-lake: " + e.getMessage(), 3);
             return;
         }
         try {
             build(env, settings);
         } catch (IllegalArgumentException e) {
-            exit("queen-lake: " + e.getMessage(), 2);
+            exit(env, "queen-lake: " + e.getMessage(), 2);
             return;
         }
         env.execute(settings.jobName());
@@ -85,8 +89,17 @@ public final class LakeJob {
         LakePipeline.attach(env, settings.source(), settings.windowSettings(), settings.lakeSink());
     }
 
-    private static void exit(String line, int code) {
+    /**
+     * Ends the program with its one-line reason. From {@code flink run} that is an exit code; in
+     * application mode (the Kubernetes operator) {@code main} runs inside the JobManager, where an
+     * exit would kill the JobManager and loop its pod, so the reason fails the application instead
+     * and shows in the deployment's status.
+     */
+    private static void exit(StreamExecutionEnvironment env, String line, int code) {
         LOG.error(line);
+        if (APPLICATION_MODE_TARGET.equals(env.getConfiguration().get(DeploymentOptions.TARGET))) {
+            throw new IllegalStateException(line);
+        }
         System.err.println(line);
         System.exit(code);
     }
