@@ -51,13 +51,22 @@ class PipelineCrashMatrixITCase {
     private static Map<String, Committed> controlPointers;
 
     @BeforeAll
-    static void runTheControl() throws Exception {
+    static void pushTheLog() throws Exception {
         rig = new PipelineRig(dir);
         SeededProducer producer = new SeededProducer(rig.client, 21, QUEUES, PARTITIONS);
         producer.pushRoundsOnClock(rig, 40, 150); // 6 s of broker time: six or seven windows per queue
         log = rig.readLogs(producer);
         assertThat(log.values().stream().mapToLong(List::size).sum()).isEqualTo(producer.queued());
+    }
 
+    /**
+     * The control run, once, from the first test: the MiniCluster takes jobs only inside a test
+     * (the extension sets the execution environment before each test, not before {@code @BeforeAll}).
+     */
+    private static void runTheControlOnce() throws Exception {
+        if (controlImage != null) {
+            return;
+        }
         control = LakeJob.of("crash-control", rig.fileRoot("control"), QUEUES);
         RunningJob running = rig.start(control);
         controlPointers = rig.awaitCovered(running, log);
@@ -75,6 +84,7 @@ class PipelineCrashMatrixITCase {
     @ParameterizedTest
     @EnumSource(CrashPoint.class)
     void aCrashAtEachCommitStepRecoversToTheControlLake(CrashPoint point) throws Exception {
+        runTheControlOnce();
         String name = "crash-" + point.name().toLowerCase().replace('_', '-');
         LakeJob job = control.asSink(name, rig.fileRoot(name)).crashOnceAt(point, CRASH_FROM_K);
 
