@@ -37,8 +37,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The whole pipeline on {@code s3://} (the embedded S3 server) for every format, compression,
- * layout and alignment: every record of two queues by seven partitions (names that need escaping,
+ * The whole pipeline for every format, compression, layout and alignment, on {@code s3://} (the
+ * embedded S3 server) and {@code file://}: every record of two queues by seven partitions (names that need escaping,
  * one outside the BMP) is in exactly one object once, checked against the log read back from the
  * broker, with keys of the shape the alignment and layout promise, manifests naming the settings,
  * and DuckDB counting the same records. One job per case over one seeded log of several windows.
@@ -78,21 +78,23 @@ class EveryFormatAndLayoutITCase {
         s3.close();
     }
 
+    /** Two cases on {@code s3://} (multipart staging), the rest on {@code file://} (hidden files renamed), to stay quick. */
     static Stream<Arguments> cases() {
         return Stream.of(
-                Arguments.of("jsonl-zstd", WriterSettings.jsonl(Compression.ZSTD, Layout.MERGED, Align.HOUR, LakeJob.NO_CUT)),
-                Arguments.of("jsonl-gzip", WriterSettings.jsonl(Compression.GZIP, Layout.PER_PARTITION, Align.DAY, LakeJob.NO_CUT)),
-                Arguments.of("jsonl-none", WriterSettings.jsonl(Compression.NONE, Layout.MERGED, Align.NONE, LakeJob.NO_CUT)),
-                Arguments.of("parquet-zstd", WriterSettings.parquet("zstd", Layout.PER_PARTITION, Align.HOUR, LakeJob.NO_CUT)),
-                Arguments.of("parquet-snappy", WriterSettings.parquet("snappy", Layout.MERGED, Align.DAY, LakeJob.NO_CUT)),
+                Arguments.of("jsonl-zstd", "s3", WriterSettings.jsonl(Compression.ZSTD, Layout.MERGED, Align.HOUR, LakeJob.NO_CUT)),
+                Arguments.of("jsonl-gzip", "file", WriterSettings.jsonl(Compression.GZIP, Layout.PER_PARTITION, Align.DAY, LakeJob.NO_CUT)),
+                Arguments.of("jsonl-none", "file", WriterSettings.jsonl(Compression.NONE, Layout.MERGED, Align.NONE, LakeJob.NO_CUT)),
+                Arguments.of("parquet-zstd", "file", WriterSettings.parquet("zstd", Layout.PER_PARTITION, Align.HOUR, LakeJob.NO_CUT)),
+                Arguments.of("parquet-snappy", "s3", WriterSettings.parquet("snappy", Layout.MERGED, Align.DAY, LakeJob.NO_CUT)),
                 // A 2 KiB target cuts every window into several numbered ones.
-                Arguments.of("jsonl-zstd-cut", WriterSettings.jsonl(Compression.ZSTD, Layout.PER_PARTITION, Align.NONE, 2048)));
+                Arguments.of("jsonl-zstd-cut", "file", WriterSettings.jsonl(Compression.ZSTD, Layout.PER_PARTITION, Align.NONE, 2048)));
     }
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0} on {1}://")
     @MethodSource("cases")
-    void everyPushedRecordIsInExactlyOneObjectOnce(String name, WriterSettings writer) throws Exception {
-        LakeJob job = LakeJob.of("fmt-" + name, "s3://lake/" + name, QUEUES).writer(writer);
+    void everyPushedRecordIsInExactlyOneObjectOnce(String name, String scheme, WriterSettings writer) throws Exception {
+        String root = scheme.equals("s3") ? "s3://lake/" + name : rig.fileRoot(name);
+        LakeJob job = LakeJob.of("fmt-" + name, root, QUEUES).writer(writer);
         RunningJob running = rig.start(job);
         rig.awaitCovered(running, log);
         running.cancel();
@@ -114,8 +116,8 @@ class EveryFormatAndLayoutITCase {
         if (writer.targetBytes() < LakeJob.NO_CUT) {
             assertThat(windows).as("windows committed with a 2 KiB target").isGreaterThan(4L * QUEUES.size());
         }
-        assertThat(duckDbCount(job, writer)).isEqualTo(log.values().stream().mapToLong(List::size).sum());
-        System.out.printf("format case %s: %d records of %d queues in %d windows, %d data objects%n", name,
+        assertThat(duckDbCount(localDir(job), writer)).isEqualTo(log.values().stream().mapToLong(List::size).sum());
+        System.out.printf("format case %s on %s://: %d records of %d queues in %d windows, %d data objects%n", name, scheme,
                 log.values().stream().mapToLong(List::size).sum(), QUEUES.size(), windows, data.size());
     }
 
@@ -133,9 +135,16 @@ class EveryFormatAndLayoutITCase {
                 + hour + "w-\\d{10}-\\d{16}-\\d{16}" + slice + "\\." + ext);
     }
 
-    /** Records DuckDB reads from the bucket's data objects (the embedded server keeps them as plain files). */
-    private static long duckDbCount(LakeJob job, WriterSettings writer) throws Exception {
-        String base = s3.bucketDir().resolve(job.root().substring("s3://lake/".length())).resolve("queen") + "/tenant=*/queue=*/dt=*/";
+    /** Where the lake's objects lie as plain files: the embedded S3 server keeps them so too. */
+    private static Path localDir(LakeJob job) {
+        return job.root().startsWith("s3://lake/")
+                ? s3.bucketDir().resolve(job.root().substring("s3://lake/".length()))
+                : Path.of(java.net.URI.create(job.root()));
+    }
+
+    /** Records DuckDB reads from the lake's data objects. */
+    private static long duckDbCount(Path lake, WriterSettings writer) throws Exception {
+        String base = lake.resolve("queen") + "/tenant=*/queue=*/dt=*/";
         String glob = base + (writer.align().hasHourDirectory() ? "hour=*/" : "") + "*";
         String from = writer.format().equals("parquet")
                 ? "read_parquet('" + glob + "')"
