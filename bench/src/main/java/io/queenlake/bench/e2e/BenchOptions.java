@@ -1,0 +1,78 @@
+package io.queenlake.bench.e2e;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The benchmark's arguments, each {@code name=value} and all optional; see {@link #USAGE}.
+ *
+ * @param invocation a name unique to this invocation, so every run gets a fresh bucket and sink
+ */
+record BenchOptions(Path dir, int records, int partitions, int wideRecords, int widePartitions, long windowMs,
+        Duration checkpointInterval, int parallelism, Duration runTimeout, int pushThreads, List<Peer> peers,
+        boolean wide, int lagRate, int lagSeconds, String invocation) {
+
+    static final String USAGE = "arguments (all optional, name=value): dir=bench/target/e2e records=2000000 partitions=200"
+            + " wide-records=200000 wide-partitions=20000 window-ms=1000 checkpoint-ms=1000 parallelism=2"
+            + " run-timeout-s=300 push-threads=4 peers=ceiling,lake-jsonl,filesink-jsonl,lake-parquet,filesink-parquet"
+            + " wide=true lag-rate=2000 lag-seconds=60 (lag-seconds=0 skips the lag run)";
+
+    private static final Set<String> NAMES = Set.of("dir", "records", "partitions", "wide-records", "wide-partitions",
+            "window-ms", "checkpoint-ms", "parallelism", "run-timeout-s", "push-threads", "peers", "wide", "lag-rate",
+            "lag-seconds");
+
+    static BenchOptions parse(String[] args) {
+        Map<String, String> given = new HashMap<>();
+        for (String arg : args) {
+            int eq = arg.indexOf('=');
+            String name = eq < 0 ? arg : arg.substring(0, eq);
+            if (eq < 0 || !NAMES.contains(name)) {
+                throw new IllegalArgumentException("'" + arg + "' is not a benchmark argument: " + USAGE);
+            }
+            given.put(name, arg.substring(eq + 1));
+        }
+        List<Peer> peers = new ArrayList<>();
+        for (String id : given.getOrDefault("peers", "ceiling,lake-jsonl,filesink-jsonl,lake-parquet,filesink-parquet").split(",")) {
+            peers.add(java.util.Arrays.stream(Peer.values()).filter(p -> p.id.equals(id.trim())).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("peer '" + id + "' is unknown: " + USAGE)));
+        }
+        return new BenchOptions(
+                Path.of(given.getOrDefault("dir", "bench/target/e2e")).toAbsolutePath(),
+                number(given, "records", 2_000_000),
+                number(given, "partitions", 200),
+                number(given, "wide-records", 200_000),
+                number(given, "wide-partitions", 20_000),
+                number(given, "window-ms", 1_000),
+                Duration.ofMillis(number(given, "checkpoint-ms", 1_000)),
+                number(given, "parallelism", 2),
+                Duration.ofSeconds(number(given, "run-timeout-s", 300)),
+                number(given, "push-threads", 4),
+                List.copyOf(peers),
+                Boolean.parseBoolean(given.getOrDefault("wide", "true")),
+                number(given, "lag-rate", 2_000),
+                number(given, "lag-seconds", 60),
+                Long.toString(System.currentTimeMillis() / 1000 % 100_000_000, 36).toLowerCase(Locale.ROOT));
+    }
+
+    private static int number(Map<String, String> given, String name, int fallback) {
+        String v = given.get(name);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            int n = Integer.parseInt(v.replace("_", ""));
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + "=" + v + " is not a count: give a whole number >= 0.");
+        }
+    }
+}

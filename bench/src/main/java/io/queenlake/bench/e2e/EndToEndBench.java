@@ -1,0 +1,149 @@
+package io.queenlake.bench.e2e;
+
+import io.queenlake.devstack.broker.DevBroker;
+import io.queenlake.devstack.broker.DevBrokerOptions;
+import io.queenlake.devstack.s3.EmbeddedS3;
+import io.queenlake.devstack.s3.EmbeddedS3Options;
+import io.queenlake.job.config.LakeFileSystem;
+import io.queenlake.source.client.HttpQueenClient;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.plugin.DefaultPluginManager;
+import org.apache.flink.core.plugin.DirectoryBasedPluginFinder;
+
+/**
+ * Issue 7's end-to-end benchmark, in one invocation so the ratios compare like with like on a
+ * noisy machine: the dev broker (its data dir keeps the seeded corpora between invocations) and
+ * the embedded S3 server in this JVM; per corpus, each {@link Peer} on its own MiniCluster and
+ * fresh bucket from {@code start=earliest} until the corpus is committed; then the lag run. Prints
+ * one table per corpus and the ratios the issue's targets are stated in. Arguments: {@link BenchOptions#USAGE}.
+ */
+public final class EndToEndBench {
+
+    private static final long SEED = 42;
+    private static final int WARMUP_RECORDS = 20_000;
+
+    private EndToEndBench() {}
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions options;
+        try {
+            options = BenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("EndToEndBench: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        System.setProperty("aws.java.v1.disableDeprecationAnnouncement", "true");
+        System.out.println(machine());
+        Path s3Dir = options.dir().resolve("s3");
+        // Every invocation starts on empty buckets and without checkpoints; the broker's corpora are kept.
+        deleteTree(s3Dir);
+        deleteTree(options.dir().resolve("checkpoints"));
+        try (DevBroker broker = DevBroker.start(DevBrokerOptions.builder().dataDir(options.dir().resolve("broker")).build());
+                EmbeddedS3 s3 = EmbeddedS3.start(EmbeddedS3Options.builder().dir(s3Dir).bucket("e2e").build())) {
+            Stack stack = new Stack(broker, HttpQueenClient.builder().baseUrl(broker.url().toString())
+                    .requestTimeout(Duration.ofSeconds(60)).build(), s3);
+            initializeFileSystems(stack);
+
+            Corpus warmup = corpus(WARMUP_RECORDS, options.partitions());
+            Corpus main = corpus(options.records(), options.partitions());
+            Corpus wide = corpus(options.wideRecords(), options.widePartitions());
+            Corpus.Census warmupCensus = warmup.ensurePushed(stack.client(), options.pushThreads());
+            Corpus.Census mainCensus = main.ensurePushed(stack.client(), options.pushThreads());
+            Corpus.Census wideCensus = options.wide() ? wide.ensurePushed(stack.client(), options.pushThreads()) : null;
+
+            // One pass over a small corpus first, so no run pays for the JIT and class loading alone.
+            runAll(stack, warmup, warmupCensus, options, false);
+            runAll(stack, main, mainCensus, options, true);
+            if (options.wide()) {
+                runAll(stack, wide, wideCensus, options, true);
+            }
+            if (options.lagSeconds() > 0) {
+                System.out.println(LagRun.describe(new LagRun(stack, options).run()));
+            }
+        }
+        System.exit(0); // the S3 file system plugin leaves non-daemon threads behind
+    }
+
+    private static Corpus corpus(int records, int partitions) {
+        String name = "r" + records + "-p" + partitions;
+        return new Corpus(name, List.of(name + "-orders", name + "-refunds"), partitions, records, SEED);
+    }
+
+    private static void runAll(Stack stack, Corpus corpus, Corpus.Census census, BenchOptions options, boolean print)
+            throws Exception {
+        long payload = corpus.payloadBytes();
+        EndToEndRun runs = new EndToEndRun(stack, corpus, census, payload, options);
+        Map<Peer, RunResult> results = new EnumMap<>(Peer.class);
+        for (Peer peer : options.peers()) {
+            RunResult r = runs.run(peer);
+            results.put(peer, r);
+            System.out.printf(Locale.ROOT, "%s%s on %s: %.1f s, %,.0f records/s, %d objects, %,d records read back%n",
+                    print ? "" : "(warm-up) ", peer.label, corpus.name(), r.seconds(), r.recordsPerSecond(), r.objects(),
+                    r.recordsVerified());
+            if (r.recordsVerified() != census.records()) {
+                System.out.printf("  WARNING: %s read back %,d records, the corpus has %,d%n", peer.label,
+                        r.recordsVerified(), census.records());
+            }
+        }
+        if (print) {
+            System.out.println(ResultTable.render(corpus, census, payload, options, results));
+        }
+    }
+
+    /** The s3:// file system for this process, loaded as a plugin as a Flink cluster loads it. */
+    private static void initializeFileSystems(Stack stack) throws IOException {
+        Configuration conf = LakeFileSystem.configuration(new Configuration(),
+                stack.settings(List.of("probe"), "e2e", 1_000, "jsonl"));
+        String fromEnv = System.getenv("FLINK_PLUGINS_DIR");
+        Path plugins = fromEnv != null && !fromEnv.isBlank() ? Path.of(fromEnv) : Path.of("bench/target/flink-plugins");
+        if (!Files.isDirectory(plugins.resolve("s3-fs-hadoop"))) {
+            throw new IllegalStateException("the S3 file system plugin is not in " + plugins.resolve("s3-fs-hadoop")
+                    + ": build the bench with 'mvn -o -q -pl bench -am package -DskipTests' and run from the repository"
+                    + " root, or set FLINK_PLUGINS_DIR to a folder holding s3-fs-hadoop/.");
+        }
+        FileSystem.initialize(conf, new DefaultPluginManager(new DirectoryBasedPluginFinder(plugins).findPlugins(),
+                CoreOptions.getPluginParentFirstLoaderPatterns(conf)));
+    }
+
+    private static String machine() throws IOException {
+        String cpu = "unknown CPU";
+        Path cpuinfo = Path.of("/proc/cpuinfo");
+        if (Files.isReadable(cpuinfo)) {
+            cpu = Files.readAllLines(cpuinfo).stream().filter(l -> l.startsWith("model name")).findFirst()
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).orElse(cpu);
+        }
+        return String.format(Locale.ROOT, "machine: %d cores (%s), %s %s, max heap %d MB, load average %.1f",
+                Runtime.getRuntime().availableProcessors(), cpu, System.getProperty("java.vm.name"),
+                System.getProperty("java.runtime.version"), Runtime.getRuntime().maxMemory() >> 20,
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        List<Path> paths = new ArrayList<>();
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.forEach(paths::add);
+        }
+        paths.sort(Comparator.reverseOrder());
+        for (Path p : paths) {
+            Files.delete(p);
+        }
+    }
+}

@@ -1,0 +1,193 @@
+package io.queenlake.bench.e2e;
+
+import io.queenlake.format.manifest.Committed;
+import io.queenlake.job.LakeJob;
+import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.serde.QueueRecordTypeInfo;
+import io.queenlake.job.sink.committer.PointerStore;
+import io.queenlake.job.verify.FlinkLakeFiles;
+import io.queenlake.job.verify.LakeChecker;
+import io.queenlake.job.verify.LakeReport;
+import io.queenlake.source.QueenSource;
+import io.queenlake.source.QueueRecord;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.connector.file.sink.FileSink;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
+import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
+
+/**
+ * One timed run: a fresh bucket, one {@link Peer}'s graph on its own MiniCluster reading the corpus
+ * from {@code start=earliest}, the clock running from submission until the whole corpus is
+ * committed (the lake's KV pointers cover every queue's last stamp; the FileSink's finished part
+ * files hold every record; the ceiling's sink counted every record), then the bucket read back.
+ */
+final class EndToEndRun {
+
+    private static final long POLL_MS = 50;
+
+    private final Stack stack;
+    private final Corpus corpus;
+    private final Corpus.Census census;
+    private final long payloadBytes;
+    private final BenchOptions options;
+
+    EndToEndRun(Stack stack, Corpus corpus, Corpus.Census census, long payloadBytes, BenchOptions options) {
+        this.stack = stack;
+        this.corpus = corpus;
+        this.census = census;
+        this.payloadBytes = payloadBytes;
+        this.options = options;
+    }
+
+    /** The bucket (and sink name) of a run: unique per invocation, so every run starts on an empty one. */
+    String bucket(Peer peer) {
+        return (corpus.name() + "-" + peer.id + "-" + options.invocation()).toLowerCase();
+    }
+
+    RunResult run(Peer peer) throws Exception {
+        String bucket = bucket(peer);
+        Files.createDirectories(stack.bucketDir(bucket));
+        LakeSettings settings = settings(peer, bucket);
+        StreamExecutionEnvironment env = BenchCluster.environment(peer.label + " " + bucket, options.parallelism(), options.checkpointInterval(),
+                options.dir().resolve("checkpoints").resolve(bucket));
+        build(env, peer, settings);
+        BucketFolder folder = new BucketFolder(stack.bucketDir(bucket));
+        long peakState = 0;
+        long checkpoints;
+        double seconds;
+        long cpuNanos;
+        long peakHeap;
+        try (ProcessSampler sampler = ProcessSampler.start()) {
+            long t0 = System.nanoTime();
+            try (BenchCluster cluster = BenchCluster.submit(env)) {
+                long deadline = t0 + options.runTimeout().toNanos();
+                long lastStatePoll = 0;
+                while (!committed(peer, settings, folder)) {
+                    cluster.assertRunning();
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException(peer.label + " did not commit the corpus " + corpus.name()
+                                + " within " + options.runTimeout() + ": " + progress(peer, settings, folder)
+                                + "; raise run-timeout-s or scale the corpus down.");
+                    }
+                    if (System.nanoTime() - lastStatePoll > 1_000_000_000L) {
+                        peakState = Math.max(peakState, cluster.peakStateBytes());
+                        lastStatePoll = System.nanoTime();
+                    }
+                    Thread.sleep(POLL_MS);
+                }
+                seconds = (System.nanoTime() - t0) / 1e9;
+                sampler.close();
+                peakState = Math.max(peakState, cluster.peakStateBytes());
+                checkpoints = cluster.completedCheckpoints();
+            }
+            cpuNanos = sampler.cpuNanos();
+            peakHeap = sampler.peakHeapBytes();
+        }
+        List<Path> objects = folder.objects();
+        long dataObjects = objects.stream().filter(p -> isData(p.getFileName().toString())).count();
+        long verified = verify(peer, settings, folder);
+        return new RunResult(peer, census.records(), payloadBytes, seconds, cpuNanos / 1e9, peakHeap, peakState,
+                checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
+    }
+
+    private static boolean isData(String name) {
+        return name.endsWith(".jsonl.zst") || name.endsWith(".parquet") || name.endsWith(".jsonl");
+    }
+
+    private LakeSettings settings(Peer peer, String bucket) {
+        return stack.settings(corpus.queues(), bucket, options.windowMs(), peer == Peer.LAKE_PARQUET ? "parquet" : "jsonl");
+    }
+
+    private void build(StreamExecutionEnvironment env, Peer peer, LakeSettings settings) {
+        if (peer.lake()) {
+            LakeJob.build(env, settings);
+            return;
+        }
+        QueenSource source = settings.source();
+        DataStream<QueueRecord> records = env
+                .fromSource(source, source.watermarkStrategy(), "Queen source", QueueRecordTypeInfo.INSTANCE)
+                .uid("queen-source");
+        if (peer == Peer.CEILING) {
+            records.sinkTo(new CountingSink(settings.sink())).name("Discarding sink");
+            return;
+        }
+        org.apache.flink.core.fs.Path base = new org.apache.flink.core.fs.Path(settings.lakeRoot() + "/filesink");
+        OutputFileConfig names = OutputFileConfig.builder().withPartPrefix("part").withPartSuffix(peer.partSuffix()).build();
+        FileSink<QueueRecord> sink = peer == Peer.FILESINK_JSONL
+                ? FileSink.forRowFormat(base, new JsonLineEncoder())
+                        .withBucketAssigner(new QueueBucketAssigner())
+                        .withRollingPolicy(OnCheckpointRollingPolicy.build())
+                        .withOutputFileConfig(names)
+                        .build()
+                : FileSink.forBulkFormat(base, new RowDataParquetWriters())
+                        .withBucketAssigner(new QueueBucketAssigner())
+                        .withRollingPolicy(OnCheckpointRollingPolicy.build())
+                        .withOutputFileConfig(names)
+                        .build();
+        records.sinkTo(sink).name("FileSink").uid("file-sink");
+    }
+
+    private boolean committed(Peer peer, LakeSettings settings, BucketFolder folder) throws Exception {
+        if (peer == Peer.CEILING) {
+            return CountingSink.count(settings.sink()) >= census.records();
+        }
+        if (peer.fileSink()) {
+            return folder.recordsInParts(peer.partSuffix()) >= census.records();
+        }
+        PointerStore pointers = new PointerStore(stack.client(), settings.sink());
+        for (String queue : corpus.queues()) {
+            Committed c = pointers.read(queue).pointer().orElse(null);
+            if (c == null || c.tEnd() <= census.lastStamps().get(queue)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private String progress(Peer peer, LakeSettings settings, BucketFolder folder) throws Exception {
+        if (peer == Peer.CEILING) {
+            return CountingSink.count(settings.sink()) + " of " + census.records() + " records read";
+        }
+        if (peer.fileSink()) {
+            return folder.recordsInParts(peer.partSuffix()) + " of " + census.records() + " records in finished parts";
+        }
+        PointerStore pointers = new PointerStore(stack.client(), settings.sink());
+        List<String> seen = new ArrayList<>();
+        for (String queue : corpus.queues()) {
+            seen.add(queue + " pointer " + pointers.read(queue).pointer().orElse(null) + " (last stamp "
+                    + census.lastStamps().get(queue) + ")");
+        }
+        return String.join(", ", seen);
+    }
+
+    /**
+     * Reads the bucket back once the clock stopped: the lake through its checker over the bucket's
+     * folder (every window consistent, every record once), the FileSink parts by counting.
+     */
+    private long verify(Peer peer, LakeSettings settings, BucketFolder folder) throws Exception {
+        if (peer == Peer.CEILING) {
+            return CountingSink.count(settings.sink());
+        }
+        if (peer.fileSink()) {
+            return folder.recordsInParts(peer.partSuffix());
+        }
+        String root = stack.bucketDir(settings.bucket()).toUri().toString().replaceAll("/+$", "");
+        LakeChecker checker = new LakeChecker(new FlinkLakeFiles(root), settings.prefix());
+        PointerStore pointers = new PointerStore(stack.client(), settings.sink());
+        long records = 0;
+        for (String queue : corpus.queues()) {
+            LakeReport report = checker.check(settings.tenant(), queue, pointers.read(queue).pointer().orElse(null));
+            if (!report.problems().isEmpty()) {
+                throw new IllegalStateException("the lake of " + peer.label + " failed its check: " + report.summary());
+            }
+            records += report.recordsRead();
+        }
+        return records;
+    }
+}

@@ -1,0 +1,41 @@
+package io.queenlake.bench.e2e;
+
+import java.util.Random;
+
+/**
+ * Seeded order-like JSON payloads of about 300 bytes, with a short free-text note so they do not
+ * compress unrealistically well. The same seed gives the same payload sequence.
+ */
+final class OrderPayloads {
+    private static final String[] WORDS = {
+        "express", "gift", "fragile", "weekend", "door", "leave", "call", "first", "floor", "back",
+        "office", "reception", "signature", "pickup", "window", "garage", "neighbour", "code", "late", "ring"
+    };
+
+    private final Random random;
+
+    OrderPayloads(long seed) {
+        this.random = new Random(seed);
+    }
+
+    String next() {
+        StringBuilder json = new StringBuilder(320);
+        json.append("{\"orderId\":").append(100_000_000 + random.nextInt(900_000_000))
+                .append(",\"status\":\"").append(random.nextBoolean() ? "created" : "paid")
+                .append("\",\"currency\":\"EUR\",\"items\":[");
+        int items = 3 + random.nextInt(2);
+        for (int i = 0; i < items; i++) {
+            json.append(i == 0 ? "" : ",")
+                    .append("{\"sku\":\"SKU-").append(10_000 + random.nextInt(90_000))
+                    .append("\",\"qty\":").append(1 + random.nextInt(9))
+                    .append(",\"price\":").append(random.nextInt(500)).append('.').append(10 + random.nextInt(90))
+                    .append('}');
+        }
+        json.append("],\"total\":").append(random.nextInt(5_000)).append('.').append(10 + random.nextInt(90))
+                .append(",\"note\":\"");
+        for (int w = 0; w < 7; w++) {
+            json.append(w == 0 ? "" : " ").append(WORDS[random.nextInt(WORDS.length)]);
+        }
+        return json.append("\"}").toString();
+    }
+}

@@ -1,0 +1,31 @@
+package io.queenlake.bench.e2e;
+
+/** The five ways one corpus is carried from the broker to the bucket, in the order they run. */
+enum Peer {
+    CEILING("ceiling", "QueenSource -> discarding sink"),
+    LAKE_JSONL("lake-jsonl", "queen-lake JSONL+zstd"),
+    FILESINK_JSONL("filesink-jsonl", "FileSink row JSON lines"),
+    LAKE_PARQUET("lake-parquet", "queen-lake Parquet+zstd"),
+    FILESINK_PARQUET("filesink-parquet", "FileSink Parquet+zstd (RowData)");
+
+    final String id;
+    final String label;
+
+    Peer(String id, String label) {
+        this.id = id;
+        this.label = label;
+    }
+
+    boolean lake() {
+        return this == LAKE_JSONL || this == LAKE_PARQUET;
+    }
+
+    boolean fileSink() {
+        return this == FILESINK_JSONL || this == FILESINK_PARQUET;
+    }
+
+    /** The suffix of the FileSink part files. */
+    String partSuffix() {
+        return this == FILESINK_PARQUET ? ".parquet" : ".jsonl";
+    }
+}

@@ -1,0 +1,26 @@
+package io.queenlake.bench.e2e;
+
+/**
+ * The figures of one run.
+ *
+ * @param seconds from submission until the whole corpus was committed (the lag of the last record
+ *     pushed before the clock started, counted from the start)
+ * @param cpuSeconds process CPU time over the run (broker and S3 server included)
+ * @param objects objects in the run's bucket at the end; {@code dataObjects} of them hold records
+ * @param recordsVerified records read back from the bucket once the clock stopped
+ */
+record RunResult(Peer peer, long records, long payloadBytes, double seconds, double cpuSeconds, long peakHeapBytes,
+        long peakStateBytes, long checkpoints, long objects, long dataObjects, long bucketBytes, long recordsVerified) {
+
+    double recordsPerSecond() {
+        return records / seconds;
+    }
+
+    double payloadMBps() {
+        return payloadBytes / 1e6 / seconds;
+    }
+
+    double cpuSecondsPerMillion() {
+        return cpuSeconds / (records / 1e6);
+    }
+}
