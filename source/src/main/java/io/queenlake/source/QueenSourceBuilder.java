@@ -1,8 +1,8 @@
 package io.queenlake.source;
 
+import io.queenlake.source.client.BrokerUrl;
 import io.queenlake.source.enumerator.start.LakeRoot;
 import java.net.InetAddress;
-import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
@@ -119,23 +119,17 @@ public final class QueenSourceBuilder {
     public QueenSource build() {
         sanityCheck();
         String name = instance == null || instance.isBlank() ? defaultInstance() : instance;
-        return new QueenSource(new QueenSourceConfig(brokerUrl.replaceAll("/+$", ""), token, tenant, queues, sink,
+        return new QueenSource(new QueenSourceConfig(BrokerUrl.normalize(brokerUrl), token, tenant, queues, sink,
                 name, start, safeGuardMs, discoveryIntervalMs, fetchConcurrency, leaseTtlMs, maxWindowMs,
                 lakeRoot, requestTimeoutMs));
     }
 
     private void sanityCheck() {
-        if (brokerUrl == null || brokerUrl.isBlank()) {
-            throw new IllegalArgumentException("QUEEN_URL is required but not provided: set the broker's base URL, e.g. http://queen:6632");
-        }
-        URI uri;
         try {
-            uri = URI.create(brokerUrl.trim());
+            BrokerUrl.normalize(brokerUrl);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("QUEEN_URL='" + brokerUrl + "' is not a URL: use http(s)://host[:port]");
-        }
-        if (uri.getScheme() == null || !uri.getScheme().matches("https?") || uri.getHost() == null) {
-            throw new IllegalArgumentException("QUEEN_URL='" + brokerUrl + "' must be http:// or https:// with a host, e.g. http://queen:6632");
+            throw new IllegalArgumentException("QUEEN_URL='" + brokerUrl + "' " + e.getMessage()
+                    + ": set one broker node's base URL, e.g. http://queen:6632");
         }
         if (queues.isEmpty() || queues.stream().anyMatch(q -> q == null || q.isBlank())) {
             throw new IllegalArgumentException("QUEEN_S3_QUEUES is required but not provided: list the queues to mirror (a,b) or * for all");

@@ -265,7 +265,7 @@ class SettingsLoaderTest {
                 refusal("a queue list with an empty name", REQUIRED, Map.of(), args("--queues", "a,,b"),
                         "QUEEN_S3_QUEUES='a,,b' (job argument --queues) names an empty queue"),
                 refusal("a broker URL without a scheme", REQUIRED, Map.of(), args("--queen-url", "queen:6632"),
-                        "QUEEN_URL='queen:6632' (job argument --queen-url) is not an http(s) URL with a host"),
+                        "QUEEN_URL='queen:6632' (job argument --queen-url) must start with http:// or https://"),
                 refusal("a tenant that is no UUID", with("QUEEN_TENANT", "acme"), Map.of(), args(),
                         "QUEEN_TENANT='acme' (environment) is not valid: allowed a UUID."),
                 refusal("a token with a space", REQUIRED, Map.of(), args("--queen-token", "Bearer abc"),

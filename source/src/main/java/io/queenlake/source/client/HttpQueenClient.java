@@ -1,11 +1,8 @@
 package io.queenlake.source.client;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -180,30 +177,12 @@ public final class HttpQueenClient implements QueenClient {
             if (baseUrl == null || baseUrl.isBlank()) {
                 throw new IllegalArgumentException("the Queen broker URL is missing; set QUEEN_URL, e.g. http://localhost:6632");
             }
-            String trimmed = baseUrl.strip();
-            while (trimmed.endsWith("/")) {
-                trimmed = trimmed.substring(0, trimmed.length() - 1);
-            }
-            URI uri;
             try {
-                uri = new URI(trimmed);
-            } catch (URISyntaxException e) {
-                throw new IllegalArgumentException("the Queen broker URL '" + baseUrl
-                        + "' is not a URL; set QUEEN_URL to http(s)://host:port", e);
+                return BrokerUrl.normalize(baseUrl);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "the Queen broker URL '" + baseUrl + "' " + e.getMessage() + "; fix QUEEN_URL");
             }
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!scheme.equals("http") && !scheme.equals("https")) {
-                throw new IllegalArgumentException("the Queen broker URL '" + baseUrl
-                        + "' must start with http:// or https://; fix QUEEN_URL");
-            }
-            if (uri.getHost() == null || uri.getHost().isEmpty()) {
-                throw new IllegalArgumentException("the Queen broker URL '" + baseUrl + "' has no host; fix QUEEN_URL");
-            }
-            if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
-                throw new IllegalArgumentException("the Queen broker URL '" + baseUrl
-                        + "' must not carry a query or fragment; fix QUEEN_URL");
-            }
-            return trimmed;
         }
 
         private static void requirePositive(Duration d, String what) {

@@ -32,7 +32,7 @@ class HttpQueenClientBuilderTest {
         assertThatThrownBy(() -> HttpQueenClient.builder().baseUrl("http:///api").build())
                 .hasMessage("the Queen broker URL 'http:///api' has no host; fix QUEEN_URL");
         assertThatThrownBy(() -> HttpQueenClient.builder().baseUrl("http://q:6632/?x=1").build())
-                .hasMessage("the Queen broker URL 'http://q:6632/?x=1' must not carry a query or fragment; fix QUEEN_URL");
+                .hasMessage("the Queen broker URL 'http://q:6632/?x=1' must not carry a query, fragment or user; fix QUEEN_URL");
     }
 
     @Test
