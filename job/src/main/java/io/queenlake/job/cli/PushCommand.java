@@ -1,6 +1,5 @@
 package io.queenlake.job.cli;
 
-import io.queenlake.source.client.HttpQueenClient;
 import io.queenlake.source.client.PushItem;
 import io.queenlake.source.client.PushResult;
 import io.queenlake.source.client.QueenClient;
@@ -10,6 +9,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -25,30 +25,20 @@ final class PushCommand implements Subcommand {
 
     @Override
     public String summary() {
-        return "push records: --queue Q [--url http://127.0.0.1:6632] [--token T] [--tenant UUID] [--partition P | --partitions N]"
-                + " [--count N] [--payload-bytes B] [--stdin]";
+        return "push records: --queue Q [--queen-url http://localhost:6632] [--queen-token T] [--queen-tenant UUID]"
+                + " [--partition P | --partitions N] [--count N] [--payload-bytes B] [--stdin]";
     }
 
     @Override
     public int run(String[] args) throws Exception {
-        CommandArgs a = CommandArgs.parse("push", args,
-                Set.of("queue", "url", "token", "tenant", "partition", "partitions", "count", "payload-bytes", "stdin", "run-id"),
-                Set.of("stdin"));
+        Set<String> options = new HashSet<>(BrokerConnection.OPTIONS);
+        options.addAll(Set.of("queue", "partition", "partitions", "count", "payload-bytes", "stdin", "run-id"));
+        CommandArgs a = CommandArgs.parse("push", args, options, Set.of("stdin"));
         String queue = a.required("queue");
         if (a.get("partition", null) != null && a.get("partitions", null) != null) {
             throw new UsageException("push: give --partition P (one partition) or --partitions N (spread), not both");
         }
-        HttpQueenClient.Builder client = HttpQueenClient.builder()
-                .baseUrl(a.get("url", System.getenv().getOrDefault("QUEEN_URL", "http://127.0.0.1:6632")));
-        String token = a.get("token", System.getenv("QUEEN_TOKEN"));
-        if (token != null && !token.isBlank()) {
-            client.token(token);
-        }
-        String tenant = a.get("tenant", System.getenv("QUEEN_TENANT"));
-        if (tenant != null && !tenant.isBlank()) {
-            client.tenant(tenant);
-        }
-        QueenClient queen = client.build();
+        QueenClient queen = BrokerConnection.from(a, System.getenv()).client("push");
         String runId = a.get("run-id", Long.toString(System.currentTimeMillis(), 36));
         Producer producer = new Producer(queen, queue, runId);
         if (a.flag("stdin")) {

@@ -4,7 +4,6 @@ import io.queenlake.format.manifest.LeaseDoc;
 import io.queenlake.job.config.Setting;
 import io.queenlake.job.sink.committer.ObservedPointer;
 import io.queenlake.job.sink.committer.PointerStore;
-import io.queenlake.source.client.HttpQueenClient;
 import io.queenlake.source.client.KvAnswer;
 import io.queenlake.source.client.KvOp;
 import io.queenlake.source.client.KvResult;
@@ -12,8 +11,8 @@ import io.queenlake.source.client.KvRow;
 import io.queenlake.source.client.QueenClient;
 import io.queenlake.source.client.QueenException;
 import java.io.PrintStream;
-import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,13 +49,14 @@ final class StatusCommand implements Subcommand {
 
     @Override
     public int run(String[] args) throws Exception {
-        CommandArgs a = CommandArgs.parse("status", args,
-                Set.of("queue", "sink", "queen-url", "queen-token", "queen-tenant"), Set.of());
-        String url = a.get("queen-url", env.getOrDefault(Setting.QUEEN_URL.envName(), Setting.QUEEN_URL.defaultValue()));
-        String tenant = a.get("queen-tenant", env.getOrDefault(Setting.QUEEN_TENANT.envName(),
-                Setting.QUEEN_TENANT.defaultValue()));
+        Set<String> options = new HashSet<>(BrokerConnection.OPTIONS);
+        options.addAll(Set.of("queue", "sink"));
+        CommandArgs a = CommandArgs.parse("status", args, options, Set.of());
+        BrokerConnection broker = BrokerConnection.from(a, env);
+        String url = broker.url();
+        String tenant = broker.tenant();
         String sink = a.get("sink", env.getOrDefault(Setting.SINK.envName(), DEFAULT_SINK));
-        QueenClient client = client(url, a.get("queen-token", env.get(Setting.QUEEN_TOKEN.envName())), tenant);
+        QueenClient client = broker.client("status");
         PointerStore pointers = new PointerStore(client, sink);
         try {
             List<String> queues = queues(a.get("queue", env.get(Setting.QUEUES.envName())), client);
@@ -73,16 +73,6 @@ final class StatusCommand implements Subcommand {
                     + "): check --queen-url (QUEEN_URL), the token (QUEEN_TOKEN) and the tenant (QUEEN_TENANT).", e);
         }
         return 0;
-    }
-
-    private static QueenClient client(String url, String token, String tenant) {
-        try {
-            return HttpQueenClient.builder().baseUrl(url).token(token == null || token.isBlank() ? null : token)
-                    .tenant(tenant.equals(Setting.QUEEN_TENANT.defaultValue()) ? null : tenant)
-                    .requestTimeout(Duration.ofSeconds(10)).build();
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("status: " + e.getMessage());
-        }
     }
 
     private static List<String> queues(String named, QueenClient client) {
