@@ -27,43 +27,39 @@ public final class JsonStringEscaper {
         return new String(quote(s), StandardCharsets.UTF_8);
     }
 
+    /**
+     * Java's UTF-8 encoder writes exactly the bytes wanted here (a lone surrogate as {@code ?}), and
+     * for an ASCII string it is one vectorised check and a copy, far cheaper than a char loop: the
+     * short-lived array is the price, paid once per transaction id (partitions are cached).
+     */
     static void quoteInto(String s, LineBuffer out) {
-        int n = s.length();
-        out.ensure(n * 3 + 2);
+        quoteUtf8Into(s.getBytes(StandardCharsets.UTF_8), out);
+    }
+
+    /** Writes well-formed UTF-8 as a JSON string: copied whole, then escaped from the first byte that needs it. */
+    private static void quoteUtf8Into(byte[] utf8, LineBuffer out) {
+        int n = utf8.length;
+        out.ensure(n + 2);
         byte[] b = out.bytes;
-        int p = out.size;
-        b[p++] = '"';
-        for (int i = 0; i < n; i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                if (c >= 0x20 && c != '"' && c != '\\') {
-                    b[p++] = (byte) c;
-                } else {
-                    out.size = p;
-                    escapeAscii(c, out);
-                    out.ensure((n - i) * 3 + 2); // escapes take up to 6 bytes, more than the 3 reserved
-                    b = out.bytes;
-                    p = out.size;
-                }
-            } else if (c < 0x800) {
-                b[p++] = (byte) (0xC0 | c >> 6);
-                b[p++] = (byte) (0x80 | c & 0x3F);
-            } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
-                int cp = Character.toCodePoint(c, s.charAt(++i));
-                b[p++] = (byte) (0xF0 | cp >> 18);
-                b[p++] = (byte) (0x80 | cp >> 12 & 0x3F);
-                b[p++] = (byte) (0x80 | cp >> 6 & 0x3F);
-                b[p++] = (byte) (0x80 | cp & 0x3F);
-            } else if (Character.isSurrogate(c)) {
-                b[p++] = '?';
+        int start = out.size + 1;
+        b[start - 1] = '"';
+        System.arraycopy(utf8, 0, b, start, n);
+        int stop = StringStops.firstEscape(b, start, start + n);
+        if (stop == start + n) {
+            b[stop] = '"';
+            out.size = stop + 1;
+            return;
+        }
+        out.size = stop;
+        for (int i = stop - start; i < n; i++) {
+            byte c = utf8[i];
+            if (c == '"' || c == '\\' || (c >= 0 && c < 0x20)) {
+                escapeAscii((char) c, out);
             } else {
-                b[p++] = (byte) (0xE0 | c >> 12);
-                b[p++] = (byte) (0x80 | c >> 6 & 0x3F);
-                b[p++] = (byte) (0x80 | c & 0x3F);
+                out.put(c);
             }
         }
-        b[p++] = '"';
-        out.size = p;
+        out.put((byte) '"');
     }
 
     /**

@@ -8,9 +8,10 @@ import java.nio.charset.StandardCharsets;
  * Builds the exact bytes of JSONL lines into one reusable buffer:
  * {@code {"partition":..,"offset":N,"transactionId":..,"ts":"...ffffffZ","payload":<raw>}\n}.
  * The payload is spliced verbatim (raw {@code \n}/{@code \r} become spaces), {@code null} when
- * empty, and a JSON string of its bytes when it is not JSON. Per-record work avoids allocation:
- * the escaped partition and the stamp's per-second prefix are cached, since consecutive lines
- * mostly share them. Not thread-safe: one per encode call.
+ * empty, and a JSON string of its bytes when it is not JSON. Per-record work allocates only the
+ * transaction id's UTF-8 bytes (see {@link JsonStringEscaper#quoteInto}): the escaped partition
+ * and the stamp's per-second prefix are cached, since consecutive lines mostly share them. Not
+ * thread-safe: one per encode call.
  */
 final class JsonlLineWriter {
 
@@ -79,23 +80,31 @@ final class JsonlLineWriter {
         b.size = Micros.writeFraction((int) (micros - second * Micros.PER_SECOND), b.bytes, b.size + SECOND_PREFIX);
     }
 
+    /** Copies the payload into the line first and checks it there: see {@link JsonValidator}. */
     private void appendPayload(byte[] payload) {
-        if (payload.length == 0) {
+        int len = payload.length;
+        if (len == 0) {
             buffer.put(NULL);
-        } else if (validator.isValid(payload)) {
-            int start = buffer.size;
-            buffer.put(payload);
-            if (validator.sawLineBreak()) {
-                byte[] bytes = buffer.bytes;
-                for (int i = start, end = buffer.size; i < end; i++) {
-                    if (bytes[i] == '\n' || bytes[i] == '\r') {
-                        bytes[i] = ' ';
-                    }
+            return;
+        }
+        LineBuffer b = buffer;
+        b.ensure(len + 1); // the validator's NUL goes after the copy
+        int start = b.size;
+        byte[] bytes = b.bytes;
+        System.arraycopy(payload, 0, bytes, start, len);
+        int end = start + len;
+        if (!validator.isValid(bytes, start, end)) {
+            JsonStringEscaper.quoteBytesInto(payload, b);
+            return;
+        }
+        if (validator.sawLineBreak()) {
+            for (int i = start; i < end; i++) {
+                if (bytes[i] == '\n' || bytes[i] == '\r') {
+                    bytes[i] = ' ';
                 }
             }
-        } else {
-            JsonStringEscaper.quoteBytesInto(payload, buffer);
         }
+        b.size = end;
     }
 
     private static byte[] ascii(String s) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.testutils.Decoded;
 import io.queenlake.format.window.ObjectLabels;
@@ -57,6 +58,22 @@ class CompressionFramingTest {
         int frameHeaderDescriptor = zst[4] & 0xff;
         assertThat(frameHeaderDescriptor & 0x04).as("content checksum flag").isZero();
         assertThat(Zstd.findFrameCompressedSize(zst)).as("one frame spans the whole object").isEqualTo(zst.length);
+    }
+
+    @Test
+    void theZstdFrameIsWhatZstdJniStreamingWritesForTheSameLines() throws IOException {
+        for (int records : new int[] {1, 700, 20_000}) {
+            List<LogRecord> lines = manyRecords(records);
+            byte[] plain = encode(Compression.NONE, lines);
+            ByteArrayOutputStream expected = new ByteArrayOutputStream();
+            try (ZstdOutputStreamNoFinalizer zstd = new ZstdOutputStreamNoFinalizer(expected, 3)) {
+                zstd.setChecksum(false);
+                for (int off = 0, step = 1; off < plain.length; off += step, step = step * 7 + 1) {
+                    zstd.write(plain, off, Math.min(step, plain.length - off)); // any feeding gives the same frame
+                }
+            }
+            assertThat(encode(Compression.ZSTD, lines)).as("%d records", records).isEqualTo(expected.toByteArray());
+        }
     }
 
     @Test

@@ -1,0 +1,59 @@
+package io.queenlake.format.jsonl;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * Finds, eight bytes at a time, where a plain run of JSON string text ends: the bytes a JSON
+ * string cannot hold raw (quote, backslash, C0 control) and, for the validator, the first byte of
+ * a UTF-8 sequence it must check. Most of a line is such plain runs, so this is the line builder's
+ * inner loop. Words are read little-endian, so the lowest flagged byte is the first in the text;
+ * each test may also flag bytes after a true hit (a borrow), never before one.
+ */
+final class StringStops {
+
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final long QUOTES = '"' * ONES;
+    private static final long BACKSLASHES = '\\' * ONES;
+    private static final long SPACES = ' ' * ONES;
+
+    private StringStops() {}
+
+    /** The eight bytes at {@code p}, the byte at {@code p} lowest. */
+    static long word(byte[] b, int p) {
+        return (long) WORDS.get(b, p);
+    }
+
+    /** High bit set on each byte of {@code w} that is a quote, a backslash or below 0x20 (as the first hit). */
+    static long escapes(long w) {
+        long quote = w ^ QUOTES;
+        long backslash = w ^ BACKSLASHES;
+        return ((quote - ONES) & ~quote | (backslash - ONES) & ~backslash | (w - SPACES) & ~w) & HIGHS;
+    }
+
+    /** {@link #escapes} plus every byte at or above 0x80. */
+    static long escapesOrNonAscii(long w) {
+        return escapes(w) | w & HIGHS;
+    }
+
+    /** The index in {@code b} of the first byte in {@code [from, to)} that must be escaped, or {@code to}. */
+    static int firstEscape(byte[] b, int from, int to) {
+        int p = from;
+        for (; p + Long.BYTES <= to; p += Long.BYTES) {
+            long hits = escapes(word(b, p));
+            if (hits != 0) {
+                return p + (Long.numberOfTrailingZeros(hits) >>> 3);
+            }
+        }
+        for (; p < to; p++) {
+            int c = b[p];
+            if (c == '"' || c == '\\' || (c >= 0 && c < 0x20)) {
+                return p;
+            }
+        }
+        return to;
+    }
+}
