@@ -2,11 +2,16 @@ package io.queenlake.bench.e2e;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
+import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
+import org.apache.flink.runtime.checkpoint.TaskStateStats;
+import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
@@ -87,6 +92,19 @@ final class BenchCluster implements AutoCloseable {
         return stats.getCounts().getNumberOfCompletedCheckpoints() == 0
                 ? 0
                 : stats.getSummaryStats().getStateSizeStats().getMaximum();
+    }
+
+    /** The state of the latest completed checkpoint by task (the chained operators' names), in bytes. */
+    Map<String, Long> stateByTask() throws Exception {
+        AccessExecutionGraph graph = cluster.getExecutionGraph(job).get(10, TimeUnit.SECONDS);
+        CompletedCheckpointStats latest = graph.getCheckpointStatsSnapshot().getHistory().getLatestCompletedCheckpoint();
+        Map<String, Long> sizes = new LinkedHashMap<>();
+        if (latest != null) {
+            for (TaskStateStats task : latest.getAllTaskStateStats()) {
+                sizes.put(graph.getJobVertex(task.getJobVertexId()).getName(), task.getStateSize());
+            }
+        }
+        return sizes;
     }
 
     long completedCheckpoints() throws Exception {

@@ -95,6 +95,8 @@ public final class EndToEndBench {
             System.out.printf(Locale.ROOT, "%s%s on %s: %.1f s, %,.0f records/s, %d objects, %,d records read back%n",
                     print ? "" : "(warm-up) ", peer.label, corpus.name(), r.seconds(), r.recordsPerSecond(), r.objects(),
                     r.recordsVerified());
+            r.peakStateByTask().forEach((task, bytes) -> System.out.printf(Locale.ROOT,
+                    "  peak state of task '%s': %.2f MB%n", task, bytes / 1e6));
             if (r.recordsVerified() != census.records()) {
                 System.out.printf("  WARNING: %s read back %,d records, the corpus has %,d%n", peer.label,
                         r.recordsVerified(), census.records());

@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -59,10 +61,12 @@ final class EndToEndRun {
         build(env, peer, settings);
         BucketFolder folder = new BucketFolder(stack.bucketDir(bucket));
         long peakState = 0;
+        Map<String, Long> stateByTask = new LinkedHashMap<>();
         long checkpoints;
         double seconds;
         long cpuNanos;
         long peakHeap;
+        long peakLiveHeap;
         try (ProcessSampler sampler = ProcessSampler.start()) {
             long t0 = System.nanoTime();
             try (BenchCluster cluster = BenchCluster.submit(env)) {
@@ -77,6 +81,7 @@ final class EndToEndRun {
                     }
                     if (System.nanoTime() - lastStatePoll > 1_000_000_000L) {
                         peakState = Math.max(peakState, cluster.peakStateBytes());
+                        cluster.stateByTask().forEach((task, bytes) -> stateByTask.merge(task, bytes, Math::max));
                         lastStatePoll = System.nanoTime();
                     }
                     Thread.sleep(POLL_MS);
@@ -88,12 +93,13 @@ final class EndToEndRun {
             }
             cpuNanos = sampler.cpuNanos();
             peakHeap = sampler.peakHeapBytes();
+            peakLiveHeap = sampler.peakLiveHeapBytes();
         }
         List<Path> objects = folder.objects();
         long dataObjects = objects.stream().filter(p -> isData(p.getFileName().toString())).count();
         long verified = verify(peer, settings, folder);
-        return new RunResult(peer, census.records(), payloadBytes, seconds, cpuNanos / 1e9, peakHeap, peakState,
-                checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
+        return new RunResult(peer, census.records(), payloadBytes, seconds, cpuNanos / 1e9, peakHeap, peakLiveHeap, peakState,
+                Map.copyOf(stateByTask), checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
     }
 
     private static boolean isData(String name) {

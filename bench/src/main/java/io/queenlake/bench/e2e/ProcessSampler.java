@@ -2,10 +2,15 @@ package io.queenlake.bench.e2e;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.List;
 
 /**
- * What one run costs this JVM: process CPU time between start and stop, and the peak of used heap,
- * sampled every {@value #SAMPLE_MS} ms by a daemon thread. The broker and the S3 server run in the
+ * What one run costs this JVM: process CPU time between start and stop, the peak of used heap and
+ * the peak of heap still live after a collection (the sum of the heap pools' collection usage: what
+ * the run really holds, where used heap also counts garbage not collected yet), sampled every
+ * {@value #SAMPLE_MS} ms by a daemon thread. The broker and the S3 server run in the
  * same JVM, so both figures include serving the fetches and storing the objects: the same for
  * every run.
  */
@@ -18,12 +23,16 @@ final class ProcessSampler implements AutoCloseable {
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private final long cpuAtStart;
     private final Thread sampler;
+    private final List<MemoryPoolMXBean> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+            .filter(p -> p.getType() == MemoryType.HEAP && p.getCollectionUsage() != null)
+            .toList();
     private volatile long peakHeap;
+    private volatile long peakLiveHeap;
     private volatile boolean stopped;
     private long cpuNanos = -1;
 
     private ProcessSampler() {
-        System.gc();
+        System.gc(); // the last run's garbage and its collection usage are not this run's
         this.cpuAtStart = os.getProcessCpuTime();
         this.sampler = new Thread(this::sample, "e2e-heap-sampler");
         sampler.setDaemon(true);
@@ -37,6 +46,11 @@ final class ProcessSampler implements AutoCloseable {
     private void sample() {
         while (!stopped) {
             peakHeap = Math.max(peakHeap, memory.getHeapMemoryUsage().getUsed());
+            long live = 0;
+            for (MemoryPoolMXBean pool : heapPools) {
+                live += pool.getCollectionUsage().getUsed();
+            }
+            peakLiveHeap = Math.max(peakLiveHeap, live);
             try {
                 Thread.sleep(SAMPLE_MS);
             } catch (InterruptedException e) {
@@ -61,5 +75,9 @@ final class ProcessSampler implements AutoCloseable {
 
     long peakHeapBytes() {
         return peakHeap;
+    }
+
+    long peakLiveHeapBytes() {
+        return peakLiveHeap;
     }
 }

@@ -18,12 +18,12 @@ final class ResultTable {
                 corpus.partitions(), corpus.queues().size(), options.windowMs(), options.checkpointInterval().toMillis(),
                 options.parallelism()));
         out.append("| run | s to commit all | records/s | MB/s payload | CPU s / M records | peak heap MB"
-                + " | peak state KB | checkpoints | objects (data) | bucket MB |\n");
+                + " (live after GC) | peak state MB | checkpoints | objects (data) | bucket MB |\n");
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunResult r : results.values()) {
-            out.append(String.format(Locale.ROOT, "| %s | %.1f | %,.0f | %.1f | %.1f | %d | %,.0f | %d | %d (%d) | %.1f |%n",
+            out.append(String.format(Locale.ROOT, "| %s | %.1f | %,.0f | %.1f | %.1f | %d (%d) | %.2f | %d | %d (%d) | %.1f |%n",
                     r.peer().label, r.seconds(), r.recordsPerSecond(), r.payloadMBps(), r.cpuSecondsPerMillion(),
-                    r.peakHeapBytes() >> 20, r.peakStateBytes() / 1024.0, r.checkpoints(), r.objects(), r.dataObjects(),
+                    r.peakHeapBytes() >> 20, r.peakLiveHeapBytes() >> 20, r.peakStateBytes() / 1e6, r.checkpoints(), r.objects(), r.dataObjects(),
                     r.bucketBytes() / 1e6));
         }
         out.append('\n');

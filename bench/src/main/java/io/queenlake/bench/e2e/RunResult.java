@@ -1,16 +1,21 @@
 package io.queenlake.bench.e2e;
 
+import java.util.Map;
+
 /**
  * The figures of one run.
  *
  * @param seconds from submission until the whole corpus was committed (the lag of the last record
  *     pushed before the clock started, counted from the start)
  * @param cpuSeconds process CPU time over the run (broker and S3 server included)
+ * @param peakLiveHeapBytes the most heap still live after a collection during the run
+ * @param peakStateByTask the largest state each task (chain of operators) checkpointed, sampled once a second
  * @param objects objects in the run's bucket at the end; {@code dataObjects} of them hold records
  * @param recordsVerified records read back from the bucket once the clock stopped
  */
 record RunResult(Peer peer, long records, long payloadBytes, double seconds, double cpuSeconds, long peakHeapBytes,
-        long peakStateBytes, long checkpoints, long objects, long dataObjects, long bucketBytes, long recordsVerified) {
+        long peakLiveHeapBytes, long peakStateBytes,
+        Map<String, Long> peakStateByTask, long checkpoints, long objects, long dataObjects, long bucketBytes, long recordsVerified) {
 
     double recordsPerSecond() {
         return records / seconds;
