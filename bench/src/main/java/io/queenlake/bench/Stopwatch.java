@@ -1,11 +1,15 @@
 package io.queenlake.bench;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 
 /**
  * Times a candidate against its baseline, single-threaded: warm-up rounds of both, then timed
  * rounds in which the two run back to back, so load from other processes on a shared machine falls
- * on both alike. Answers the medians of each and the median of the per-round ratios.
+ * on both alike. Answers the medians of each and the median of the per-round ratios, by the wall
+ * clock and by the thread's CPU time (the per-core cost, which time spent descheduled by other
+ * processes does not inflate; zstd's native code runs on the same thread and is counted).
  */
 final class Stopwatch {
     interface Task {
@@ -13,7 +17,10 @@ final class Stopwatch {
     }
 
     /** Median nanoseconds of each side and the median of baseline time / candidate time per round. */
-    record Comparison(long baselineNanos, long candidateNanos, double ratio) {}
+    record Comparison(long baselineNanos, long candidateNanos, double ratio,
+            long baselineCpuNanos, long candidateCpuNanos, double cpuRatio) {}
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final int warmups;
     private final int rounds;
@@ -28,23 +35,37 @@ final class Stopwatch {
             baseline.run();
             candidate.run();
         }
-        long[] base = new long[rounds];
-        long[] cand = new long[rounds];
+        long[][] wall = new long[2][rounds];
+        long[][] cpu = new long[2][rounds];
         double[] ratios = new double[rounds];
+        double[] cpuRatios = new double[rounds];
         for (int i = 0; i < rounds; i++) {
-            base[i] = time(baseline);
-            cand[i] = time(candidate);
-            ratios[i] = (double) base[i] / cand[i];
+            time(baseline, wall[0], cpu[0], i);
+            time(candidate, wall[1], cpu[1], i);
+            ratios[i] = (double) wall[0][i] / wall[1][i];
+            cpuRatios[i] = (double) cpu[0][i] / cpu[1][i];
         }
-        Arrays.sort(base);
-        Arrays.sort(cand);
-        Arrays.sort(ratios);
-        return new Comparison(base[rounds / 2], cand[rounds / 2], ratios[rounds / 2]);
+        return new Comparison(median(wall[0]), median(wall[1]), median(ratios),
+                median(cpu[0]), median(cpu[1]), median(cpuRatios));
     }
 
-    private static long time(Task task) throws Exception {
+    private static void time(Task task, long[] wall, long[] cpu, int round) throws Exception {
+        long cpuStart = THREADS.getCurrentThreadCpuTime();
         long start = System.nanoTime();
         task.run();
-        return System.nanoTime() - start;
+        wall[round] = System.nanoTime() - start;
+        cpu[round] = THREADS.getCurrentThreadCpuTime() - cpuStart;
+    }
+
+    private static long median(long[] values) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
     }
 }
