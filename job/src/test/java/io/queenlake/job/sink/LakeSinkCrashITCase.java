@@ -60,10 +60,21 @@ class LakeSinkCrashITCase {
     private static Map<String, Committed> controlPointers;
 
     @BeforeAll
-    static void runTheControl() throws Exception {
+    static void startTheBucket() {
         s3 = EmbeddedS3.start(EmbeddedS3Options.builder().dir(dir).accessKey("k").secretKey("s").bucket("lake").build());
         sdk = FlinkS3ForTests.sdk(s3);
         FlinkS3ForTests.initialize(s3);
+    }
+
+    /**
+     * The control lake, run by the first test that needs it: the MiniCluster extension sets the
+     * execution environment only around each test, so a job started in {@code @BeforeAll} could
+     * reach a stale or a separate local cluster.
+     */
+    private static synchronized void runTheControlOnce() throws Exception {
+        if (controlLake != null) {
+            return;
+        }
         try (DevBroker broker = DevBroker.start(DevBrokerOptions.builder().build())) {
             SinkJobs.run(SinkJobs.sink("s3://lake/control", broker.url()).build(), WORLD, 0);
             controlLake = LakeFingerprint.of(new FlinkLakeFiles("s3://lake/control"), "queen");
@@ -81,6 +92,7 @@ class LakeSinkCrashITCase {
     @ParameterizedTest
     @EnumSource(CrashPoint.class)
     void aCrashAtEachStepRecoversToTheControlLake(CrashPoint point) throws Exception {
+        runTheControlOnce();
         String root = "s3://lake/crash-" + point.name().toLowerCase();
         String testId = "crash-matrix-" + point;
         try (DevBroker broker = DevBroker.start(DevBrokerOptions.builder().build())) {
