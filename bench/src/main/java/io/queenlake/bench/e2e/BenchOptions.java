@@ -12,19 +12,22 @@ import java.util.Set;
 /**
  * The benchmark's arguments, each {@code name=value} and all optional; see {@link #USAGE}.
  *
+ * @param queueSuffixes the queues of every corpus are {@code <corpus>-<suffix>}: Flink places each
+ *     queue's windows on the subtask its name hashes to, so the names decide whether two queues
+ *     share one window subtask
  * @param invocation a name unique to this invocation, so every run gets a fresh bucket and sink
  */
 record BenchOptions(Path dir, int records, int partitions, int wideRecords, int widePartitions, long windowMs,
         Duration checkpointInterval, int parallelism, Duration runTimeout, int pushThreads, List<Peer> peers,
-        boolean wide, int lagRate, int lagSeconds, String invocation) {
+        List<String> queueSuffixes, boolean wide, int lagRate, int lagSeconds, String invocation) {
 
     static final String USAGE = "arguments (all optional, name=value): dir=bench/target/e2e records=2000000 partitions=200"
             + " wide-records=200000 wide-partitions=20000 window-ms=1000 checkpoint-ms=1000 parallelism=2"
             + " run-timeout-s=300 push-threads=4 peers=ceiling,lake-jsonl,filesink-jsonl,lake-parquet,filesink-parquet"
-            + " wide=true lag-rate=2000 lag-seconds=60 (lag-seconds=0 skips the lag run)";
+            + " queues=orders,refunds wide=true lag-rate=2000 lag-seconds=60 (lag-seconds=0 skips the lag run)";
 
     private static final Set<String> NAMES = Set.of("dir", "records", "partitions", "wide-records", "wide-partitions",
-            "window-ms", "checkpoint-ms", "parallelism", "run-timeout-s", "push-threads", "peers", "wide", "lag-rate",
+            "window-ms", "checkpoint-ms", "parallelism", "run-timeout-s", "push-threads", "peers", "queues", "wide", "lag-rate",
             "lag-seconds");
 
     static BenchOptions parse(String[] args) {
@@ -54,6 +57,7 @@ record BenchOptions(Path dir, int records, int partitions, int wideRecords, int 
                 Duration.ofSeconds(number(given, "run-timeout-s", 300)),
                 number(given, "push-threads", 4),
                 List.copyOf(peers),
+                List.of(given.getOrDefault("queues", "orders,refunds").split(",")),
                 Boolean.parseBoolean(given.getOrDefault("wide", "true")),
                 number(given, "lag-rate", 2_000),
                 number(given, "lag-seconds", 60),

@@ -39,8 +39,9 @@ record Corpus(String name, List<String> queues, int partitions, int records, lon
             return before;
         }
         if (before.records() != 0) {
-            throw new IllegalStateException("the broker's data dir holds " + before.records() + " records of corpus "
-                    + name + " instead of " + records + ": delete the data dir (see bench/README.md) and run again.");
+            throw new IllegalStateException("the broker's data dir holds " + before.records() + " records in the queues "
+                    + queues + " instead of " + records + ": name other queues (queues=...) or delete the data dir"
+                    + " (see bench/README.md) and run again.");
         }
         long t0 = System.nanoTime();
         int batches = (records + PUSH_BATCH - 1) / PUSH_BATCH;

@@ -59,9 +59,9 @@ public final class EndToEndBench {
                     .requestTimeout(Duration.ofSeconds(60)).build(), s3);
             initializeFileSystems(stack);
 
-            Corpus warmup = corpus(WARMUP_RECORDS, options.partitions());
-            Corpus main = corpus(options.records(), options.partitions());
-            Corpus wide = corpus(options.wideRecords(), options.widePartitions());
+            Corpus warmup = corpus(WARMUP_RECORDS, options.partitions(), options);
+            Corpus main = corpus(options.records(), options.partitions(), options);
+            Corpus wide = corpus(options.wideRecords(), options.widePartitions(), options);
             Corpus.Census warmupCensus = warmup.ensurePushed(stack.client(), options.pushThreads());
             Corpus.Census mainCensus = main.ensurePushed(stack.client(), options.pushThreads());
             Corpus.Census wideCensus = options.wide() ? wide.ensurePushed(stack.client(), options.pushThreads()) : null;
@@ -79,9 +79,10 @@ public final class EndToEndBench {
         System.exit(0); // the S3 file system plugin leaves non-daemon threads behind
     }
 
-    private static Corpus corpus(int records, int partitions) {
+    private static Corpus corpus(int records, int partitions, BenchOptions options) {
         String name = "r" + records + "-p" + partitions;
-        return new Corpus(name, List.of(name + "-orders", name + "-refunds"), partitions, records, SEED);
+        return new Corpus(name, options.queueSuffixes().stream().map(s -> name + "-" + s.trim()).toList(),
+                partitions, records, SEED);
     }
 
     private static void runAll(Stack stack, Corpus corpus, Corpus.Census census, BenchOptions options, boolean print)

@@ -3,7 +3,10 @@ package io.queenlake.bench.e2e;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.pipeline.LakePipeline;
+import io.queenlake.job.serde.ClosedWindowTypeInfo;
 import io.queenlake.job.serde.QueueRecordTypeInfo;
+import io.queenlake.job.window.LakeWindowOperator;
 import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
@@ -17,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -111,6 +115,19 @@ final class EndToEndRun {
     }
 
     private void build(StreamExecutionEnvironment env, Peer peer, LakeSettings settings) {
+        if (peer == Peer.LAKE_JSONL_UNALIGNED) {
+            // LakePipeline's graph, wired here only to swap the watermark strategy.
+            QueenSource source = settings.source();
+            env.fromSource(source, new UnalignedWatermarks<>(source.watermarkStrategy()), "Queen source",
+                            QueueRecordTypeInfo.INSTANCE)
+                    .uid(LakePipeline.SOURCE_UID)
+                    .keyBy(QueueRecord::queue, Types.STRING)
+                    .transform("Broker-clock windows", ClosedWindowTypeInfo.INSTANCE,
+                            new LakeWindowOperator(settings.windowSettings()))
+                    .uid(LakePipeline.WINDOWS_UID)
+                    .sinkTo(settings.lakeSink()).uid(LakePipeline.SINK_UID).name("Lake sink");
+            return;
+        }
         if (peer.lake()) {
             LakeJob.build(env, settings);
             return;

@@ -6,7 +6,9 @@ enum Peer {
     LAKE_JSONL("lake-jsonl", "queen-lake JSONL+zstd"),
     FILESINK_JSONL("filesink-jsonl", "FileSink row JSON lines"),
     LAKE_PARQUET("lake-parquet", "queen-lake Parquet+zstd"),
-    FILESINK_PARQUET("filesink-parquet", "FileSink Parquet+zstd (RowData)");
+    FILESINK_PARQUET("filesink-parquet", "FileSink Parquet+zstd (RowData)"),
+    /** Diagnostic, not in the default set: the lake's graph with Flink's watermark alignment off. */
+    LAKE_JSONL_UNALIGNED("lake-jsonl-unaligned", "queen-lake JSONL+zstd, alignment off (diagnostic)");
 
     final String id;
     final String label;
@@ -17,7 +19,7 @@ enum Peer {
     }
 
     boolean lake() {
-        return this == LAKE_JSONL || this == LAKE_PARQUET;
+        return this == LAKE_JSONL || this == LAKE_PARQUET || this == LAKE_JSONL_UNALIGNED;
     }
 
     boolean fileSink() {

@@ -2,6 +2,7 @@ package io.queenlake.bench.e2e;
 
 import java.util.Locale;
 import java.util.Map;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 
 /** Renders one corpus's runs as a Markdown table, then the ratios the targets are stated in. */
 final class ResultTable {
@@ -13,10 +14,15 @@ final class ResultTable {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT,
                 "%ncorpus %s: %,d records, %.1f MB payload (mean %.0f B), %d partitions of %d queues; window %d ms,"
-                        + " checkpoint every %d ms, parallelism %d%n%n",
+                        + " checkpoint every %d ms, parallelism %d%n",
                 corpus.name(), census.records(), payloadBytes / 1e6, (double) payloadBytes / census.records(),
                 corpus.partitions(), corpus.queues().size(), options.windowMs(), options.checkpointInterval().toMillis(),
                 options.parallelism()));
+        out.append("queen-lake's window subtask of each queue (Flink's key-group hash): ");
+        int maxParallelism = KeyGroupRangeAssignment.computeDefaultMaxParallelism(options.parallelism());
+        out.append(String.join(", ", corpus.queues().stream().map(q -> q + " -> "
+                + KeyGroupRangeAssignment.assignKeyToParallelOperator(q, maxParallelism, options.parallelism())).toList()));
+        out.append("\n\n");
         out.append("| run | s to commit all | records/s | MB/s payload | CPU s / M records | peak heap MB"
                 + " (live after GC) | peak state MB | checkpoints | objects (data) | bucket MB |\n");
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
