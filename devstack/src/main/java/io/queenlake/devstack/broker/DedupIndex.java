@@ -1,7 +1,7 @@
 package io.queenlake.devstack.broker;
 
-import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -15,7 +15,11 @@ final class DedupIndex {
 
     record Seen(long offset, long stamp) {}
 
-    private final Map<String, Seen> seen = new HashMap<>();
+    /**
+     * In append order, so stamps ascend from the head: forgetting stops at the first id still
+     * inside the window instead of walking every id a busy partition ever saw (it runs every second).
+     */
+    private final LinkedHashMap<String, Seen> seen = new LinkedHashMap<>();
 
     /** The earlier append of {@code transactionId} that is still inside the window at {@code now}, or null. */
     Seen lookup(String transactionId, long nowMicros) {
@@ -27,20 +31,22 @@ final class DedupIndex {
     }
 
     void remember(String transactionId, long offset, long stamp) {
+        seen.remove(transactionId); // an id seen again after its window goes to the tail, with its new stamp
         seen.put(transactionId, new Seen(offset, stamp));
     }
 
     void forgetOlderThan(long stampFloor) {
         for (Iterator<Seen> it = seen.values().iterator(); it.hasNext(); ) {
-            if (it.next().stamp() < stampFloor) {
-                it.remove();
+            if (it.next().stamp() >= stampFloor) {
+                return;
             }
+            it.remove();
         }
     }
 
     /** Ids whose record is no longer stored (below {@code logStart}): a snapshot must keep them. */
     Map<String, Seen> trimmedBelow(long logStart) {
-        Map<String, Seen> out = new HashMap<>();
+        Map<String, Seen> out = new LinkedHashMap<>();
         seen.forEach((id, s) -> {
             if (s.offset() < logStart) {
                 out.put(id, s);
