@@ -1,81 +1,25 @@
 package io.queenlake.job.restore;
 
-import io.queenlake.source.client.BrokerHealth;
-import io.queenlake.source.client.ChangedPage;
-import io.queenlake.source.client.ChangedQuery;
-import io.queenlake.source.client.FetchRequest;
-import io.queenlake.source.client.FetchedPartition;
 import io.queenlake.source.client.KvAnswer;
 import io.queenlake.source.client.KvOp;
-import io.queenlake.source.client.OffsetAnswer;
-import io.queenlake.source.client.OffsetQuery;
-import io.queenlake.source.client.PushItem;
-import io.queenlake.source.client.PushResult;
 import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.QueueOptions;
+import io.queenlake.source.testutils.ForwardingQueenClient;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A real client that counts its KV calls, so a test can tell a cached read from a broker call. */
-final class CountingClient implements QueenClient {
+final class CountingClient extends ForwardingQueenClient {
 
-    private final QueenClient real;
     private final AtomicInteger kvCalls;
 
     CountingClient(QueenClient real, AtomicInteger kvCalls) {
-        this.real = real;
+        super(real);
         this.kvCalls = kvCalls;
-    }
-
-    @Override
-    public String broker() {
-        return real.broker();
-    }
-
-    @Override
-    public List<FetchedPartition> fetch(FetchRequest request) {
-        return real.fetch(request);
-    }
-
-    @Override
-    public CompletableFuture<List<FetchedPartition>> fetchAsync(FetchRequest request) {
-        return real.fetchAsync(request);
-    }
-
-    @Override
-    public List<OffsetAnswer> fetchOffsets(List<OffsetQuery> queries) {
-        return real.fetchOffsets(queries);
-    }
-
-    @Override
-    public ChangedPage partitionsChanged(List<ChangedQuery> queries) {
-        return real.partitionsChanged(queries);
     }
 
     @Override
     public KvAnswer kv(List<KvOp> ops) {
         kvCalls.incrementAndGet();
-        return real.kv(ops);
-    }
-
-    @Override
-    public List<String> queues() {
-        return real.queues();
-    }
-
-    @Override
-    public List<PushResult> push(List<PushItem> items) {
-        return real.push(items);
-    }
-
-    @Override
-    public void configure(String queue, QueueOptions options) {
-        real.configure(queue, options);
-    }
-
-    @Override
-    public BrokerHealth health() {
-        return real.health();
+        return super.kv(ops);
     }
 }

@@ -2,29 +2,20 @@ package io.queenlake.source.enumerator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.queenlake.source.client.BrokerHealth;
 import io.queenlake.source.client.ChangedEntry;
 import io.queenlake.source.client.ChangedPage;
 import io.queenlake.source.client.ChangedQuery;
-import io.queenlake.source.client.FetchRequest;
-import io.queenlake.source.client.FetchedPartition;
-import io.queenlake.source.client.KvAnswer;
-import io.queenlake.source.client.KvOp;
-import io.queenlake.source.client.OffsetAnswer;
-import io.queenlake.source.client.OffsetQuery;
 import io.queenlake.source.client.PushItem;
-import io.queenlake.source.client.PushResult;
 import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.QueueOptions;
 import io.queenlake.source.client.RawJson;
 import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.split.PartitionSplit;
+import io.queenlake.source.testutils.ForwardingQueenClient;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -89,13 +80,12 @@ class TenThousandPartitionsTest {
     }
 
     /** The real client, counting discovery calls and the rows they return. */
-    private static final class CountingClient implements QueenClient {
-        final QueenClient delegate;
+    private static final class CountingClient extends ForwardingQueenClient {
         final AtomicInteger changedCalls = new AtomicInteger();
         final AtomicInteger rowsReturned = new AtomicInteger();
 
-        CountingClient(QueenClient delegate) {
-            this.delegate = delegate;
+        CountingClient(QueenClient real) {
+            super(real);
         }
 
         void reset() {
@@ -105,57 +95,12 @@ class TenThousandPartitionsTest {
 
         @Override
         public ChangedPage partitionsChanged(List<ChangedQuery> queries) {
-            ChangedPage page = delegate.partitionsChanged(queries);
+            ChangedPage page = super.partitionsChanged(queries);
             changedCalls.incrementAndGet();
             for (ChangedEntry entry : page.entries()) {
                 rowsReturned.addAndGet(entry.partitions().size());
             }
             return page;
-        }
-
-        @Override
-        public String broker() {
-            return delegate.broker();
-        }
-
-        @Override
-        public List<FetchedPartition> fetch(FetchRequest request) {
-            return delegate.fetch(request);
-        }
-
-        @Override
-        public CompletableFuture<List<FetchedPartition>> fetchAsync(FetchRequest request) {
-            return delegate.fetchAsync(request);
-        }
-
-        @Override
-        public List<OffsetAnswer> fetchOffsets(List<OffsetQuery> queries) {
-            return delegate.fetchOffsets(queries);
-        }
-
-        @Override
-        public KvAnswer kv(List<KvOp> ops) {
-            return delegate.kv(ops);
-        }
-
-        @Override
-        public List<String> queues() {
-            return delegate.queues();
-        }
-
-        @Override
-        public List<PushResult> push(List<PushItem> items) {
-            return delegate.push(items);
-        }
-
-        @Override
-        public void configure(String queue, QueueOptions options) {
-            delegate.configure(queue, options);
-        }
-
-        @Override
-        public BrokerHealth health() {
-            return delegate.health();
         }
     }
 }
