@@ -218,7 +218,7 @@ class PipelineOperationsITCase {
         // so what bounds the buffer is the pausing one window ahead, not the size of the log.
         List<String> queues = List.of("backfill-" + parallelism + "/a");
         SeededProducer producer = new SeededProducer(rig.client, 61, queues, List.of("p 0", "p/1"), 25, 16_000);
-        producer.pushRoundsOnClock(rig, 120, 100); // twelve windows of broker time, pushed at once
+        producer.pushRoundsOnClock(rig, 240, 100); // twenty-four windows of broker time, pushed at once
         Map<String, List<LogRecord>> log = rig.readLogs(producer);
         LakeJob job = LakeJob.of("backfill-" + parallelism, rig.fileRoot("backfill-" + parallelism), queues)
                 .parallelism(parallelism);
@@ -243,10 +243,14 @@ class PipelineOperationsITCase {
                             + " %d bytes; bufferedBytes peaked at %d bytes (%.2f windows) over %d samples%n",
                     queue, parallelism, byWindow.size(), total, largestWindow, peak, peak / (double) largestWindow,
                     sampler.samples());
-            assertThat(byWindow).hasSizeGreaterThanOrEqualTo(10);
+            assertThat(byWindow).hasSizeGreaterThanOrEqualTo(20);
             assertThat(peak).as("bufferedBytes of %s was seen", queue).isPositive();
+            // What may be open at once: the window being filled, the pause slack of one window ahead of
+            // the watermark, one fetch answer past it (1 MiB per partition, about a window here), and the
+            // drift Flink's alignment allows between the two readers (one window): five, plus one for
+            // the watermark trailing the records by a few milliseconds. A run saw 4.2. Never the log.
             assertThat(peak).as("bufferedBytes of %s, a few windows at most, never the log", queue)
-                    .isLessThanOrEqualTo(4 * largestWindow)
+                    .isLessThanOrEqualTo(6 * largestWindow)
                     .isLessThan(total / 3);
         }
     }
