@@ -13,10 +13,6 @@ import java.util.Random;
  * unrealistically well.
  */
 final class BenchCorpus {
-    private static final String[] WORDS = {
-        "express", "gift", "fragile", "weekend", "door", "leave", "call", "first", "floor", "back",
-        "office", "reception", "signature", "pickup", "window", "garage", "neighbour", "code", "late", "ring"
-    };
     private static final long BASE_TS = 1_791_007_200_000_000L;
 
     private BenchCorpus() {}
@@ -45,24 +41,6 @@ final class BenchCorpus {
     }
 
     private static byte[] payload(Random random) {
-        StringBuilder json = new StringBuilder(320);
-        json.append("{\"orderId\":").append(100_000_000 + random.nextInt(900_000_000))
-                .append(",\"status\":\"").append(random.nextBoolean() ? "created" : "paid")
-                .append("\",\"currency\":\"EUR\",\"items\":[");
-        int items = 3 + random.nextInt(2);
-        for (int i = 0; i < items; i++) {
-            json.append(i == 0 ? "" : ",")
-                    .append("{\"sku\":\"SKU-").append(10_000 + random.nextInt(90_000))
-                    .append("\",\"qty\":").append(1 + random.nextInt(9))
-                    .append(",\"price\":").append(random.nextInt(500)).append('.').append(10 + random.nextInt(90))
-                    .append('}');
-        }
-        json.append("],\"total\":").append(random.nextInt(5_000)).append('.').append(10 + random.nextInt(90))
-                .append(",\"note\":\"");
-        for (int w = 0; w < 7; w++) {
-            json.append(w == 0 ? "" : " ").append(WORDS[random.nextInt(WORDS.length)]);
-        }
-        json.append("\"}");
-        return json.toString().getBytes(StandardCharsets.UTF_8);
+        return OrderPayloads.order(random).getBytes(StandardCharsets.UTF_8);
     }
 }

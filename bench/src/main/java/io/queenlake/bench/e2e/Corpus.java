@@ -1,5 +1,6 @@
 package io.queenlake.bench.e2e;
 
+import io.queenlake.bench.OrderPayloads;
 import io.queenlake.source.client.FetchEntry;
 import io.queenlake.source.client.FetchRequest;
 import io.queenlake.source.client.FetchedPartition;

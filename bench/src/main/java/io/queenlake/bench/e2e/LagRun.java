@@ -1,5 +1,6 @@
 package io.queenlake.bench.e2e;
 
+import io.queenlake.bench.OrderPayloads;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;

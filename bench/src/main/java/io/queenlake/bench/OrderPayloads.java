@@ -1,12 +1,13 @@
-package io.queenlake.bench.e2e;
+package io.queenlake.bench;
 
 import java.util.Random;
 
 /**
  * Seeded order-like JSON payloads of about 300 bytes, with a short free-text note so they do not
- * compress unrealistically well. The same seed gives the same payload sequence.
+ * compress unrealistically well. The same seed gives the same payload sequence. One generator for
+ * FormatBench's corpus and the end-to-end corpus, so both measure the same kind of record.
  */
-final class OrderPayloads {
+public final class OrderPayloads {
     private static final String[] WORDS = {
         "express", "gift", "fragile", "weekend", "door", "leave", "call", "first", "floor", "back",
         "office", "reception", "signature", "pickup", "window", "garage", "neighbour", "code", "late", "ring"
@@ -14,11 +15,16 @@ final class OrderPayloads {
 
     private final Random random;
 
-    OrderPayloads(long seed) {
+    public OrderPayloads(long seed) {
         this.random = new Random(seed);
     }
 
-    String next() {
+    public String next() {
+        return order(random);
+    }
+
+    /** The next payload drawn from {@code random}. */
+    public static String order(Random random) {
         StringBuilder json = new StringBuilder(320);
         json.append("{\"orderId\":").append(100_000_000 + random.nextInt(900_000_000))
                 .append(",\"status\":\"").append(random.nextBoolean() ? "created" : "paid")
