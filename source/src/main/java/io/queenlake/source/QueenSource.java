@@ -83,6 +83,15 @@ public final class QueenSource implements Source<QueueRecord, PartitionSplit, Qu
     public WatermarkStrategy<QueueRecord> watermarkStrategy() {
         return WatermarkStrategy.<QueueRecord>forGenerator(ctx -> new ReaderEmittedWatermarks())
                 .withWatermarkAlignment(
-                        "queen-lake", Duration.ofMillis(config.maxWindowMs()), Duration.ofSeconds(1));
+                        "queen-lake", Duration.ofMillis(config.maxWindowMs()), alignmentUpdateInterval(config.maxWindowMs()));
+    }
+
+    /**
+     * How often readers learn each other's watermark. Between two updates a backfilling reader runs
+     * ahead unchecked by the others, and it reads broker time far faster than wall time: a tenth of
+     * the window, between 50 ms and Flink's default of 1 s, keeps that run-ahead near one window.
+     */
+    static Duration alignmentUpdateInterval(long maxWindowMs) {
+        return Duration.ofMillis(Math.max(50, Math.min(1_000, maxWindowMs / 10)));
     }
 }
