@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * The only broker caller on the task side: seeks splits that start at a time, and fetches, in
  * calls of up to 1024 entries with at most {@code fetchConcurrency} in flight, exactly the splits
  * that the newest complete pass lists, that are behind what it (or a later answer) reported, and
- * that are not paused. Nothing is read before the first pass. When nothing is behind it waits
+ * that are not paused, each asking for about half a window of its broker time ({@link FetchBudget}).
+ * Nothing is read before the first pass. When nothing is behind it waits
  * (bounded, wakeable) for the next pass instead of fetching idle partitions in a loop.
  *
  * <p>It finds gaps (retention, replaced incarnations) and hands them over with the next record of
@@ -41,11 +42,8 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueenSplitReader.class);
 
-    /** The reference sink's per-entry budget. */
-    static final int ENTRY_MAX_BYTES = 1 << 20;
     /** Payload bytes one round may ask for over all entries, so 10,000 partitions cannot ask for 10 GiB. */
     static final long ROUND_BUDGET_BYTES = 64L << 20;
-    static final int ENTRY_MIN_BYTES = 4096;
     /** The longest wait for news when nothing is behind; a pass or a wake-up ends it earlier. */
     static final long IDLE_WAIT_MS = 1_000;
 
@@ -126,7 +124,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
                     lost.addAll(retire(old, SplitCursor.UNKNOWN));
                 }
             }
-            SplitCursor cursor = new SplitCursor(split);
+            SplitCursor cursor = new SplitCursor(split, maxWindowMs);
             cursor.inheritLost(lost);
             PassExchange.Pass pass = exchange.latestPass();
             if (pass != null) {
@@ -232,9 +230,11 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
         if (behind.isEmpty()) {
             return;
         }
-        int maxBytes = (int) Math.max(ENTRY_MIN_BYTES, Math.min(ENTRY_MAX_BYTES, ROUND_BUDGET_BYTES / behind.size()));
+        // Each split asks for a part of a window of its own broker time; the round's cap only binds when
+        // thousands of partitions are behind at once.
+        int capBytes = (int) Math.max(FetchBudget.MIN_BYTES, Math.min(FetchBudget.MAX_BYTES, ROUND_BUDGET_BYTES / behind.size()));
         List<FetchEntry> entries = new ArrayList<>(behind.size());
-        behind.forEach(c -> entries.add(c.entry(maxBytes)));
+        behind.forEach(c -> entries.add(c.entry(capBytes)));
         List<FetchedPartition> answers;
         try {
             answers = batcher.fetchAll(entries);

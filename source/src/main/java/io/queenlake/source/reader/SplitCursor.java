@@ -52,15 +52,17 @@ final class SplitCursor {
     private long seenLogStart = -1;
     private long lastFetchedTs = Long.MIN_VALUE;
     private final List<LostRange> pendingLost = new ArrayList<>();
+    private final FetchBudget budget;
     private boolean pausedByAlignment;
     private boolean listed;
     private boolean gone;
     private boolean warnedAhead;
 
-    SplitCursor(PartitionSplit split) {
+    SplitCursor(PartitionSplit split, long windowMs) {
         this.split = split;
         this.splitId = split.splitId();
         this.nextOffset = split.nextOffset();
+        this.budget = new FetchBudget(windowMs);
     }
 
     PartitionSplit split() {
@@ -140,8 +142,9 @@ final class SplitCursor {
         }
     }
 
-    FetchEntry entry(int maxBytes) {
-        return FetchEntry.of(split.queue(), split.partition(), nextOffset, maxBytes);
+    /** The next fetch of this split: what {@link FetchBudget} learned, at most {@code capBytes}. */
+    FetchEntry entry(int capBytes) {
+        return FetchEntry.of(split.queue(), split.partition(), nextOffset, Math.min(capBytes, budget.bytes()));
     }
 
     OffsetQuery seekQuery() {
@@ -192,8 +195,10 @@ final class SplitCursor {
             items.add(new ReadItem.Record(record, takePendingLost()));
             expected = record.offset() + 1;
             lastFetchedTs = record.tsMicros();
+            budget.read(record.tsMicros(), record.payload().length);
         }
         nextOffset = expected;
+        budget.answered(expected < answer.highWatermark());
         readableThrough = Math.max(readableThrough, expected - 1);
         return Outcome.RECORDS;
     }

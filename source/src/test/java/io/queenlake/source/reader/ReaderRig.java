@@ -29,6 +29,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
@@ -167,6 +168,22 @@ final class ReaderRig implements AutoCloseable {
                         + " records, watermarks " + output.watermarks);
             }
             pollOnce();
+        }
+    }
+
+    /**
+     * Like {@link #pollUntil}, as a downstream that takes about a millisecond per record would poll,
+     * so the reader's fetcher can run ahead of what is emitted as far as it lets itself.
+     */
+    void pollSlowlyUntil(String what, BooleanSupplier done, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("expected " + what + " within " + timeout + "; emitted " + output.records.size()
+                        + " records, watermarks " + output.watermarks);
+            }
+            pollOnce();
+            LockSupport.parkNanos(1_000_000L);
         }
     }
 
