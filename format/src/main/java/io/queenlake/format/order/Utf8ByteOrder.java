@@ -17,7 +17,9 @@ public final class Utf8ByteOrder implements Comparator<String> {
 
     @Override
     public int compare(String a, String b) {
-        if (a == b) {
+        if (a.equals(b)) {
+            // The common call: an encoder checking that consecutive records of one partition are in
+            // order, their names equal but distinct instances; equals is an intrinsic, the loop is not.
             return 0;
         }
         int n = Math.min(a.length(), b.length());

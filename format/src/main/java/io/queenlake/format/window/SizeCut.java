@@ -30,34 +30,44 @@ public final class SizeCut {
         if (targetBytes < 1) {
             throw new IllegalArgumentException("the size-cut target must be at least 1 byte, got " + targetBytes);
         }
+        long total = 0;
+        for (LogRecord r : records) {
+            total += r.weight();
+        }
+        if (total < targetBytes) {
+            return new long[0]; // no running weight can reach the target: the common case, without a sort
+        }
         int n = records.size();
         long[] ts = new long[n];
-        long[] weight = new long[n];
-        long[][] pairs = new long[n][];
         int i = 0;
         for (LogRecord r : records) {
-            pairs[i++] = new long[] {r.tsMicros(), r.weight()};
+            ts[i++] = r.tsMicros();
         }
-        Arrays.sort(pairs, (a, b) -> Long.compare(a[0], b[0]));
+        long[] stamps = ts.clone();
+        Arrays.sort(stamps);
+        int distinct = 0;
         for (i = 0; i < n; i++) {
-            ts[i] = pairs[i][0];
-            weight[i] = pairs[i][1];
+            if (i == 0 || stamps[i] != stamps[distinct - 1]) {
+                stamps[distinct++] = stamps[i];
+            }
+        }
+        long[] weightAt = new long[distinct];
+        i = 0;
+        for (LogRecord r : records) {
+            weightAt[Arrays.binarySearch(stamps, 0, distinct, ts[i++])] += r.weight();
         }
         long[] cuts = new long[8];
         int cutCount = 0;
         long running = 0;
-        for (i = 0; i < n; ) {
-            long groupTs = ts[i];
+        for (int g = 0; g < distinct; g++) {
             if (running >= targetBytes) {
                 if (cutCount == cuts.length) {
                     cuts = Arrays.copyOf(cuts, cutCount * 2);
                 }
-                cuts[cutCount++] = groupTs;
+                cuts[cutCount++] = stamps[g];
                 running = 0;
             }
-            while (i < n && ts[i] == groupTs) {
-                running += weight[i++];
-            }
+            running += weightAt[g];
         }
         return Arrays.copyOf(cuts, cutCount);
     }
@@ -68,15 +78,15 @@ public final class SizeCut {
      */
     public static List<Slice> cut(long tStart, long tEnd, Collection<LogRecord> records, long targetBytes) {
         long[] cuts = cutStamps(records, targetBytes);
+        requireInside(tStart, tEnd, records);
+        if (cuts.length == 0) {
+            return List.of(new Slice(tStart, tEnd, List.copyOf(records)));
+        }
         List<List<LogRecord>> parts = new ArrayList<>(cuts.length + 1);
         for (int i = 0; i <= cuts.length; i++) {
             parts.add(new ArrayList<>());
         }
         for (LogRecord r : records) {
-            if (r.tsMicros() < tStart || r.tsMicros() >= tEnd) {
-                throw new IllegalArgumentException("record " + r + " lies outside the window [" + tStart + ", "
-                        + tEnd + "): only records of the window may be cut");
-            }
             int slot = Arrays.binarySearch(cuts, r.tsMicros());
             parts.get(slot >= 0 ? slot + 1 : -slot - 1).add(r);
         }
@@ -87,5 +97,14 @@ public final class SizeCut {
             slices.add(new Slice(start, end, parts.get(i)));
         }
         return slices;
+    }
+
+    private static void requireInside(long tStart, long tEnd, Collection<LogRecord> records) {
+        for (LogRecord r : records) {
+            if (r.tsMicros() < tStart || r.tsMicros() >= tEnd) {
+                throw new IllegalArgumentException("record " + r + " lies outside the window [" + tStart + ", "
+                        + tEnd + "): only records of the window may be cut");
+            }
+        }
     }
 }

@@ -6,6 +6,7 @@ import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestObject;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.order.OrderedRecords;
 import io.queenlake.format.order.WindowRecordOrder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -44,27 +45,23 @@ public final class WindowEncoder {
     }
 
     public EncodedWindow encode(WindowInput window) throws IOException {
-        List<LogRecord> ordered = WindowRecordOrder.inLakeOrder(window.records());
+        OrderedRecords ordered = WindowRecordOrder.order(window.records());
         ObjectLabels labels = new ObjectLabels(window.tenant(), window.queue());
         List<EncodedObject> objects = new ArrayList<>();
         if (settings.layout() == Layout.MERGED) {
-            objects.add(encodeObject(window, labels, ordered, null));
+            objects.add(encodeObject(window, labels, ordered.records(), null));
         } else {
-            int from = 0;
             Set<String> keys = new HashSet<>();
-            for (int i = 1; i <= ordered.size(); i++) {
-                if (i == ordered.size() || !ordered.get(i).partition().equals(ordered.get(from).partition())) {
-                    List<LogRecord> group = ordered.subList(from, i);
-                    DataKey.PartitionSlice slice = new DataKey.PartitionSlice(group.get(0).partition(),
-                            group.get(0).offset(), group.get(group.size() - 1).offset());
-                    EncodedObject object = encodeObject(window, labels, group, slice);
-                    if (!keys.add(object.key())) {
-                        throw new IllegalStateException("two objects of window " + window.k() + " share the key "
-                                + object.key());
-                    }
-                    objects.add(object);
-                    from = i;
+            for (OrderedRecords.PartitionSpan span : ordered.partitions()) {
+                List<LogRecord> group = ordered.records().subList(span.from(), span.to());
+                DataKey.PartitionSlice slice = new DataKey.PartitionSlice(span.partition(),
+                        group.get(0).offset(), group.get(group.size() - 1).offset());
+                EncodedObject object = encodeObject(window, labels, group, slice);
+                if (!keys.add(object.key())) {
+                    throw new IllegalStateException("two objects of window " + window.k() + " share the key "
+                            + object.key());
                 }
+                objects.add(object);
             }
         }
         return new EncodedWindow(manifestOf(window, ordered, objects), objects);
@@ -84,19 +81,7 @@ public final class WindowEncoder {
         return new EncodedObject(new ManifestObject(key, bytes.length, records.size(), hex, slice), bytes);
     }
 
-    private Manifest manifestOf(WindowInput w, List<LogRecord> ordered, List<EncodedObject> objects) {
-        long minTs = Long.MAX_VALUE;
-        long maxTs = Long.MIN_VALUE;
-        long partitions = 0;
-        String lastName = null;
-        for (LogRecord r : ordered) {
-            minTs = Math.min(minTs, r.tsMicros());
-            maxTs = Math.max(maxTs, r.tsMicros());
-            if (!r.partition().equals(lastName)) {
-                partitions++;
-                lastName = r.partition();
-            }
-        }
+    private Manifest manifestOf(WindowInput w, OrderedRecords ordered, List<EncodedObject> objects) {
         long bytes = 0;
         List<ManifestObject> entries = new ArrayList<>(objects.size());
         for (EncodedObject o : objects) {
@@ -104,8 +89,8 @@ public final class WindowEncoder {
             entries.add(o.entry());
         }
         return new Manifest(sink, w.tenant(), w.queue(), w.k(), w.tStart(), w.tEnd(), encoder.format(),
-                encoder.compression(), settings.layout(), entries, ordered.size(), bytes, partitions, minTs, maxTs,
-                w.lost(), encoder.describe(), null);
+                encoder.compression(), settings.layout(), entries, ordered.records().size(), bytes,
+                ordered.partitions().size(), ordered.minTs(), ordered.maxTs(), w.lost(), encoder.describe(), null);
     }
 
     private static MessageDigest sha256() {

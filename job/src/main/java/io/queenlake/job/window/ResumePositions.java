@@ -2,6 +2,9 @@ package io.queenlake.job.window;
 
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.order.Incarnation;
+import io.queenlake.format.order.Incarnations;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -16,10 +19,11 @@ final class ResumePositions {
     private ResumePositions() {}
 
     /** Per partition, the position after the newest of {@code records}. */
-    static Map<String, CheckpointDoc.Position> after(Iterable<LogRecord> records) {
+    static Map<String, CheckpointDoc.Position> after(Collection<LogRecord> records) {
+        // Per incarnation first (one look-up per run of records), then across a name's incarnations.
         Map<String, LogRecord> newest = new HashMap<>();
-        for (LogRecord r : records) {
-            newest.merge(r.partition(), r, (a, b) -> isNewer(b, a) ? b : a);
+        for (Incarnation i : Incarnations.of(records).all()) {
+            newest.merge(i.partition(), i.newest(), (a, b) -> isNewer(b, a) ? b : a);
         }
         Map<String, CheckpointDoc.Position> positions = new HashMap<>();
         newest.forEach((partition, r) ->

@@ -1,6 +1,7 @@
 package io.queenlake.job.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import io.queenlake.format.manifest.CheckpointDoc.Position;
 import io.queenlake.format.model.LogRecord;
@@ -26,5 +27,15 @@ class ResumePositionsTest {
     void aReplacedIncarnationResumesInTheNewOneEvenAtLowerOffsets() {
         var positions = ResumePositions.after(List.of(record("a", "old", 900, 10), record("a", "new", 2, 20)));
         assertThat(positions.get("a")).isEqualTo(new Position("a", 3, "new"));
+    }
+
+    @Test
+    void incarnationsInterleavedOnArrivalStillResumeInTheNewestOne() {
+        // the new incarnation arrives first and the runs of both are broken up by another partition
+        var positions = ResumePositions.after(List.of(
+                record("a", "new", 2, 20), record("a", "old", 900, 10), record("b", "B1", 0, 15),
+                record("a", "new", 3, 21), record("a", "old", 901, 11), record("b", "B1", 1, 16)));
+        assertThat(positions).containsOnly(
+                entry("a", new Position("a", 4, "new")), entry("b", new Position("b", 2, "B1")));
     }
 }
