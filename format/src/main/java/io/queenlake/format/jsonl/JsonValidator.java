@@ -6,8 +6,7 @@ import java.util.Arrays;
  * A streaming check that a payload is one JSON text (RFC 8259: any value, surrounding whitespace
  * allowed, strings well-formed UTF-8 without raw control characters). It builds no tree and, once
  * its nesting stack has grown, allocates nothing, because it runs once per record on the hot path.
- * Two things keep it cheap: it checks the payload where it was just copied into the line (in
- * cache, where a scan of the scattered originals would wait on memory), and it ends the text with
+ * It checks the payload where it was just copied into the line (in cache) and ends the text with
  * a NUL, which no JSON text holds raw, so every scan stops there without a bounds check. String
  * bodies, most of a payload, are scanned eight bytes at a time ({@link StringStops}). Not
  * thread-safe: one per encode call.
@@ -16,45 +15,45 @@ final class JsonValidator {
 
     /** The kind of each open container: true for an object. */
     private boolean[] objects = new boolean[16];
-    private boolean sawLineBreak;
-
-    /** Whether the last valid text contained a raw {@code \n} or {@code \r} (always whitespace). */
-    boolean sawLineBreak() {
-        return sawLineBreak;
-    }
 
     /**
      * Whether {@code b[from, to)} is one JSON text. Overwrites {@code b[to]}, which must exist,
-     * with the NUL that ends every scan; bytes after it are never read as part of the text.
+     * with the NUL that ends every scan; bytes after it are never read as part of the text. On the
+     * way it turns every raw {@code \n} and {@code \r} it passes into a space: in a valid text they
+     * can only be whitespace between tokens, and a line must not hold them. In an invalid text
+     * some may have been turned already, so the caller must not use those bytes then.
      */
     boolean isValid(byte[] b, int from, int to) {
-        sawLineBreak = false;
         b[to] = 0;
         int depth = 0;
         boolean object = false;
-        int p = ws(b, from);
+        int p = from;
         while (true) {
-            // a value starts at p (the NUL at the end is no value's first byte)
-            byte c = b[p];
+            // a value starts at p; the branches go from the most frequent kind down
+            int c = b[p];
             if (c == '"') {
                 p = string(b, p + 1);
             } else if ((char) (c - '0') <= 9 || c == '-') {
                 p = number(b, p);
             } else if (c == '{' || c == '[') {
-                boolean opensObject = c == '{';
-                p = ws(b, p + 1);
-                if (b[p] == (opensObject ? '}' : ']')) {
+                push(depth++, object);
+                object = c == '{';
+                p++;
+                int d = b[p];
+                if (d <= ' ') {
+                    p = ws(b, p);
+                    d = b[p];
+                }
+                if (d == (object ? '}' : ']')) {
+                    object = objects[--depth];
                     p++;
-                } else {
-                    push(depth++, object);
-                    object = opensObject;
-                    if (!object) {
-                        continue;
-                    }
+                } else if (object) {
                     p = key(b, p);
                     if (p < 0) {
                         return false;
                     }
+                    continue;
+                } else {
                     continue;
                 }
             } else if (c == 't') {
@@ -63,21 +62,20 @@ final class JsonValidator {
                 p = b[p + 1] == 'a' && b[p + 2] == 'l' && b[p + 3] == 's' && b[p + 4] == 'e' ? p + 5 : -1;
             } else if (c == 'n') {
                 p = b[p + 1] == 'u' && b[p + 2] == 'l' && b[p + 3] == 'l' ? p + 4 : -1;
+            } else if (isWhitespace(c)) {
+                p = ws(b, p);
+                continue;
             } else {
                 return false;
             }
             if (p < 0) {
                 return false;
             }
-            // after a value: close containers or move to the next element
+            // after a value: the next element, the end of containers, or the end of the text
             while (true) {
-                p = ws(b, p);
-                if (depth == 0) {
-                    return p == to;
-                }
-                byte d = b[p];
-                if (d == ',') {
-                    p = ws(b, p + 1);
+                int d = b[p];
+                if (d == ',' && depth > 0) {
+                    p++;
                     if (object) {
                         p = key(b, p);
                         if (p < 0) {
@@ -86,11 +84,14 @@ final class JsonValidator {
                     }
                     break;
                 }
-                if (d != (object ? '}' : ']')) {
-                    return false;
+                if (d == (object ? '}' : ']') && depth > 0) {
+                    object = objects[--depth];
+                    p++;
+                } else if (isWhitespace(d)) {
+                    p = ws(b, p);
+                } else {
+                    return depth == 0 && p == to;
                 }
-                object = objects[--depth];
-                p++;
             }
         }
     }
@@ -103,33 +104,39 @@ final class JsonValidator {
         objects[depth] = enclosingIsObject;
     }
 
-    /** Reads {@code "key"} then {@code :} and the whitespace after it; returns the value's start or -1. */
-    private int key(byte[] b, int p) {
+    /** Reads {@code "key"} and the {@code :} after it; returns the position after the colon, or -1. */
+    private static int key(byte[] b, int p) {
         if (b[p] != '"') {
+            p = ws(b, p);
+            if (b[p] != '"') {
+                return -1;
+            }
+        }
+        p = string(b, p + 1);
+        if (p < 0) {
             return -1;
         }
-        p = ws(b, string(b, p + 1));
-        if (p < 0 || b[p] != ':') {
-            return -1;
+        if (b[p] != ':') {
+            p = ws(b, p);
+            if (b[p] != ':') {
+                return -1;
+            }
         }
-        return ws(b, p + 1);
+        return p + 1;
     }
 
-    /** Skips whitespace; -1 stays -1. */
-    private int ws(byte[] b, int p) {
-        if (p < 0) {
-            return p;
-        }
+    private static boolean isWhitespace(int c) {
+        return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+    }
+
+    /** Skips whitespace, turning line breaks into spaces. */
+    private static int ws(byte[] b, int p) {
         while (true) {
             byte c = b[p];
-            if (c > ' ') {
-                return p; // the usual case: compact JSON has no whitespace at all
-            }
             if (c == ' ' || c == '\t') {
                 p++;
             } else if (c == '\n' || c == '\r') {
-                sawLineBreak = true;
-                p++;
+                b[p++] = ' ';
             } else {
                 return p;
             }
@@ -140,16 +147,21 @@ final class JsonValidator {
     private static int string(byte[] b, int p) {
         int wordEnd = b.length - Long.BYTES;
         while (true) {
+            int c;
             // a word may run past the NUL into unrelated bytes: the first stop is at or before the NUL
-            while (p <= wordEnd) {
-                long stops = StringStops.escapesOrNonAscii(StringStops.word(b, p));
-                if (stops != 0) {
-                    p += Long.numberOfTrailingZeros(stops) >>> 3;
-                    break;
+            if (p <= wordEnd) {
+                long w = StringStops.word(b, p);
+                long stops = StringStops.stops(w);
+                if (stops == 0) {
+                    p += Long.BYTES;
+                    continue;
                 }
-                p += Long.BYTES;
+                int bit = Long.numberOfTrailingZeros(stops);
+                p += bit >>> 3;
+                c = (int) (w >>> (bit & 0x38)) & 0xFF; // the stop byte itself, without reading it again
+            } else {
+                c = b[p] & 0xFF;
             }
-            int c = b[p] & 0xFF;
             if (c == '"') {
                 return p + 1;
             }
@@ -169,7 +181,7 @@ final class JsonValidator {
             } else if (c < 0x20) {
                 return -1; // a raw control character, or the NUL: the text ends inside a string
             } else if (c < 0x80) {
-                p++; // an ordinary byte within the last word of the array, which the word loop leaves
+                p++; // an ordinary byte in the array's last seven, where no whole word fits
             } else {
                 int len = Utf8.sequenceLength(b, p);
                 if (len < 0) {
@@ -184,38 +196,36 @@ final class JsonValidator {
         if (b[p] == '-') {
             p++;
         }
-        byte first = b[p];
-        if (first == '0') {
-            p++;
-        } else if (first >= '1' && first <= '9') {
-            p = digits(b, p + 1);
+        int c = b[p];
+        if (c == '0') {
+            c = b[++p];
+        } else if ((char) (c - '1') <= 8) {
+            do {
+                c = b[++p];
+            } while ((char) (c - '0') <= 9);
         } else {
             return -1;
         }
-        if (b[p] == '.') {
-            int start = ++p;
-            p = digits(b, p);
-            if (p == start) {
+        if (c == '.') {
+            c = b[++p];
+            if ((char) (c - '0') > 9) {
                 return -1;
             }
+            do {
+                c = b[++p];
+            } while ((char) (c - '0') <= 9);
         }
-        if (b[p] == 'e' || b[p] == 'E') {
-            p++;
-            if (b[p] == '+' || b[p] == '-') {
-                p++;
+        if ((c | 0x20) == 'e') {
+            c = b[++p];
+            if (c == '+' || c == '-') {
+                c = b[++p];
             }
-            int start = p;
-            p = digits(b, p);
-            if (p == start) {
+            if ((char) (c - '0') > 9) {
                 return -1;
             }
-        }
-        return p;
-    }
-
-    private static int digits(byte[] b, int p) {
-        while ((char) (b[p] - '0') <= 9) {
-            p++;
+            do {
+                c = b[++p];
+            } while ((char) (c - '0') <= 9);
         }
         return p;
     }

@@ -93,18 +93,11 @@ final class JsonlLineWriter {
         byte[] bytes = b.bytes;
         System.arraycopy(payload, 0, bytes, start, len);
         int end = start + len;
-        if (!validator.isValid(bytes, start, end)) {
-            JsonStringEscaper.quoteBytesInto(payload, b);
-            return;
+        if (validator.isValid(bytes, start, end)) {
+            b.size = end; // its line breaks already turned into spaces
+        } else {
+            JsonStringEscaper.quoteBytesInto(payload, b); // from the original: the copy may be altered
         }
-        if (validator.sawLineBreak()) {
-            for (int i = start; i < end; i++) {
-                if (bytes[i] == '\n' || bytes[i] == '\r') {
-                    bytes[i] = ' ';
-                }
-            }
-        }
-        b.size = end;
     }
 
     private static byte[] ascii(String s) {

@@ -111,14 +111,101 @@ class JsonValidatorTest {
     }
 
     @Test
-    void rawLineBreaksAreReportedOnlyWhenTheyAreThere() {
+    void rawLineBreaksBecomeSpacesAndNothingElseChanges() {
         JsonValidator validator = new JsonValidator();
-        byte[] pretty = "{\n  \"a\": 1\r\n}\u0000".getBytes(StandardCharsets.UTF_8);
+        byte[] pretty = "{\n  \"a\": [1,\r\n2] ,\"b\":\"\\n\"\r}\n\u0000".getBytes(StandardCharsets.UTF_8);
         assertThat(validator.isValid(pretty, 0, pretty.length - 1)).isTrue();
-        assertThat(validator.sawLineBreak()).isTrue();
+        assertThat(new String(pretty, StandardCharsets.UTF_8))
+                .isEqualTo("{   \"a\": [1,  2] ,\"b\":\"\\n\" } \u0000");
         byte[] compact = "{\"a\":\"\\n\"}\u0000".getBytes(StandardCharsets.UTF_8);
+        byte[] before = compact.clone();
         assertThat(validator.isValid(compact, 0, compact.length - 1)).isTrue();
-        assertThat(validator.sawLineBreak()).isFalse();
+        assertThat(compact).isEqualTo(before);
+    }
+
+    @Test
+    void itAgreesWithJacksonOnMutatedOrderPayloads() throws IOException {
+        byte[] spice = "{}[],:\"\\ \n\r\t0123456789-+.eEtrufalsn/u\u00e9\u0001\u007f".getBytes(StandardCharsets.UTF_8);
+        Random random = new Random(20261201);
+        JsonValidator validator = new JsonValidator(); // reused, as the encoder does
+        int accepted = 0;
+        int refused = 0;
+        for (int i = 0; i < 100_000; i++) {
+            byte[] text = orderPayload(random);
+            for (int m = random.nextInt(3); m > 0; m--) {
+                text = mutate(text, random, spice);
+            }
+            byte[] buffer = Arrays.copyOf(text, text.length + 1 + random.nextInt(9));
+            boolean ours = validator.isValid(buffer, 0, text.length);
+            String shown = new String(text, StandardCharsets.UTF_8);
+            assertThat(ours).as(shown).isEqualTo(jacksonAccepts(text));
+            if (ours) {
+                accepted++;
+                byte[] flattened = text.clone(); // in a valid text a raw line break can only be whitespace
+                for (int k = 0; k < flattened.length; k++) {
+                    if (flattened[k] == '\n' || flattened[k] == '\r') {
+                        flattened[k] = ' ';
+                    }
+                }
+                assertThat(Arrays.copyOf(buffer, text.length)).as(shown).isEqualTo(flattened);
+            } else {
+                refused++;
+            }
+        }
+        assertThat(accepted).as("valid texts among the mutated ones").isGreaterThan(20_000);
+        assertThat(refused).as("invalid texts among the mutated ones").isGreaterThan(20_000);
+    }
+
+    /** An order-like object (the benchmark's shape), sometimes pretty-printed, with escapes and non-ASCII text. */
+    private static byte[] orderPayload(Random random) {
+        String gap = random.nextInt(4) == 0 ? List.of(" ", "\n  ", "\r\n\t", "").get(random.nextInt(4)) : "";
+        StringBuilder json = new StringBuilder("{").append(gap).append("\"orderId\":").append(gap)
+                .append(random.nextInt(1_000_000_000)).append(",\"status\":\"")
+                .append(List.of("paid", "created", "caff\u00e8 \u20ac", "say \\\"hi\\\"", "\\u00e9\\n", "\uD83D\uDE00")
+                        .get(random.nextInt(6)))
+                .append("\",").append(gap).append("\"items\":[");
+        for (int i = random.nextInt(4); i >= 0; i--) {
+            json.append("{\"sku\":\"SKU-").append(random.nextInt(99_999)).append("\",\"qty\":")
+                    .append(random.nextInt(12)).append(",\"price\":").append(random.nextInt(500)).append('.')
+                    .append(random.nextInt(99)).append(",\"ok\":").append(List.of("true", "false", "null").get(random.nextInt(3)))
+                    .append(",\"w\":").append(List.of("-0.5", "1e9", "2E-3", "0", "-12").get(random.nextInt(5)))
+                    .append(i == 0 ? "}" : "},").append(gap);
+        }
+        return json.append("],\"note\":\"").append("leave at the door ".repeat(random.nextInt(4)))
+                .append("\"").append(gap).append('}').toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** One random edit: a byte changed, dropped or inserted, a span repeated, or the text cut short. */
+    private static byte[] mutate(byte[] text, Random random, byte[] spice) {
+        if (text.length == 0) {
+            return new byte[] {spice[random.nextInt(spice.length)]};
+        }
+        int at = random.nextInt(text.length);
+        byte b = spice[random.nextInt(spice.length)];
+        return switch (random.nextInt(5)) {
+            case 0 -> {
+                byte[] t = text.clone();
+                t[at] = b;
+                yield t;
+            }
+            case 1 -> concat(Arrays.copyOf(text, at), Arrays.copyOfRange(text, at + 1, text.length));
+            case 2 -> concat(Arrays.copyOf(text, at), new byte[] {b}, Arrays.copyOfRange(text, at, text.length));
+            case 3 -> {
+                int end = Math.min(text.length, at + 1 + random.nextInt(12));
+                yield concat(Arrays.copyOf(text, end), Arrays.copyOfRange(text, at, text.length));
+            }
+            default -> Arrays.copyOf(text, at);
+        };
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        byte[] out = new byte[Arrays.stream(parts).mapToInt(p -> p.length).sum()];
+        int at = 0;
+        for (byte[] p : parts) {
+            System.arraycopy(p, 0, out, at, p.length);
+            at += p.length;
+        }
+        return out;
     }
 
     @Test
