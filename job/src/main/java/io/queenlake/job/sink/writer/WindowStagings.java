@@ -111,11 +111,6 @@ final class WindowStagings implements AutoCloseable {
         return ready;
     }
 
-    /** Whether windows were handed over since the last {@link #awaitAll}. */
-    boolean isEmpty() {
-        return pending.isEmpty();
-    }
-
     private void reserve(long size) throws IOException, InterruptedException {
         synchronized (bytes) {
             while (bytesInFlight > 0 && bytesInFlight + size > maxBytesInFlight && failure == null) {
