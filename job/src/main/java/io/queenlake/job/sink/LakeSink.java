@@ -43,7 +43,7 @@ public final class LakeSink implements Sink<ClosedWindow>, SupportsCommitter<Win
 
     @Override
     public SinkWriter<ClosedWindow> createWriter(WriterInitContext context) throws IOException {
-        return new LakeWriter(config, context.getMailboxExecutor());
+        return new LakeWriter(config, context.getMailboxExecutor(), context.getTaskInfo().getIndexOfThisSubtask());
     }
 
     @Override

@@ -26,7 +26,11 @@ public final class LakeSinkBuilder {
     private String brokerUrl;
     private String token;
     private Duration requestTimeout = Duration.ofSeconds(30);
+    private long stagingBytesInFlight = DEFAULT_STAGING_BYTES_IN_FLIGHT;
     private CrashHook crashHook;
+
+    /** Two windows of the default 128 MiB target: uploads overlap encoding without unbounded memory. */
+    public static final long DEFAULT_STAGING_BYTES_IN_FLIGHT = 256L << 20;
 
     LakeSinkBuilder() {}
 
@@ -75,6 +79,15 @@ public final class LakeSinkBuilder {
         return this;
     }
 
+    /**
+     * The encoded bytes each writer may hold not yet staged (default 256 MiB); the heap of each
+     * task manager slot must have room for them.
+     */
+    public LakeSinkBuilder stagingBytesInFlight(long stagingBytesInFlight) {
+        this.stagingBytesInFlight = stagingBytesInFlight;
+        return this;
+    }
+
     /** Tests only: crash once at {@code point} on the first window numbered {@code fromK} or above. */
     public LakeSinkBuilder crashOnceAt(CrashPoint point, long fromK, String testId) {
         this.crashHook = new CrashHook(point, fromK, testId);
@@ -112,8 +125,12 @@ public final class LakeSinkBuilder {
             throw new IllegalArgumentException("the broker request timeout must be above zero, was " + requestTimeout
                     + ": set a positive duration.");
         }
+        if (stagingBytesInFlight <= 0) {
+            throw new IllegalArgumentException("the lake sink's staging bytes in flight must be above zero, was "
+                    + stagingBytesInFlight + ": set a positive byte count (default " + DEFAULT_STAGING_BYTES_IN_FLIGHT + ").");
+        }
         return new LakeSinkConfig(checkedRoot, prefix, writerSettings, sinkName, tenant.toLowerCase(java.util.Locale.ROOT),
-                brokerUrl.strip(), token, requestTimeout, crashHook);
+                brokerUrl.strip(), token, requestTimeout, stagingBytesInFlight, crashHook);
     }
 
     private String checkedRoot() {

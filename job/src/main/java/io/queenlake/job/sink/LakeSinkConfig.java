@@ -35,10 +35,11 @@ public final class LakeSinkConfig implements Serializable {
     private final String brokerUrl;
     private final String token;
     private final Duration requestTimeout;
+    private final long stagingBytesInFlight;
     private final CrashHook crashHook;
 
     LakeSinkConfig(String root, Prefix prefix, WriterSettings settings, String sinkName, String tenant,
-            String brokerUrl, String token, Duration requestTimeout, CrashHook crashHook) {
+            String brokerUrl, String token, Duration requestTimeout, long stagingBytesInFlight, CrashHook crashHook) {
         this.root = root;
         this.prefix = prefix.value();
         this.format = settings.format();
@@ -51,6 +52,7 @@ public final class LakeSinkConfig implements Serializable {
         this.brokerUrl = brokerUrl;
         this.token = token;
         this.requestTimeout = requestTimeout;
+        this.stagingBytesInFlight = stagingBytesInFlight;
         this.crashHook = crashHook;
     }
 
@@ -77,6 +79,14 @@ public final class LakeSinkConfig implements Serializable {
 
     public String brokerUrl() {
         return brokerUrl;
+    }
+
+    /**
+     * How many encoded bytes a writer may hold that are not staged yet; a window arriving above it
+     * waits for earlier uploads (a single larger window is staged alone).
+     */
+    public long stagingBytesInFlight() {
+        return stagingBytesInFlight;
     }
 
     public Optional<CrashHook> crashHook() {
@@ -109,7 +119,7 @@ public final class LakeSinkConfig implements Serializable {
     public String toString() {
         return "LakeSinkConfig{root=" + root + ", prefix=" + prefix + ", writer=" + format + "+" + compression + " "
                 + layout + " align=" + align + " target=" + targetBytes + "B, sink=" + sinkName + ", tenant=" + tenant
-                + ", broker=" + brokerUrl + ", token=" + (token == null || token.isEmpty() ? "none" : "set")
+                + ", stagingInFlight=" + stagingBytesInFlight + "B, broker=" + brokerUrl + ", token=" + (token == null || token.isEmpty() ? "none" : "set")
                 + (crashHook == null ? "" : ", crashHook=" + crashHook) + "}";
     }
 }

@@ -42,7 +42,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -150,7 +149,7 @@ class LakeSinkITCase {
     void aStagedWindowIsInvisibleUntilItsCommitAndARepeatedCommitIsRecognised() throws Exception {
         TestWindows world = new TestWindows(List.of("staged"), 2, 6);
         LakeSink sink = SinkJobs.sink("s3://lake/staging", broker.url()).sinkName("staging").build();
-        LakeWriter writer = new LakeWriter(sink.config(), new InlineMailbox());
+        LakeWriter writer = new LakeWriter(sink.config(), new InlineMailbox(), 0);
         writer.write(world.window("staged", 0), null);
         List<WindowCommittable> committables = new ArrayList<>(writer.prepareCommit());
 
@@ -245,32 +244,6 @@ class LakeSinkITCase {
             job.run();
         } catch (Exception e) {
             throw new java.util.concurrent.CompletionException(e);
-        }
-    }
-
-    /** Runs mails at once: the writer only mails its crash hook, which these tests do not arm. */
-    private static final class InlineMailbox implements MailboxExecutor {
-        @Override
-        public void execute(MailOptions options, ThrowingRunnable<? extends Exception> command, String description,
-                Object... args) {
-            try {
-                command.run();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }
-
-        @Override
-        public void yield() {}
-
-        @Override
-        public boolean tryYield() {
-            return false;
-        }
-
-        @Override
-        public boolean shouldInterrupt() {
-            return false;
         }
     }
 }

@@ -1,59 +1,64 @@
 package io.queenlake.job.sink.writer;
 
-import io.queenlake.format.window.EncodedObject;
 import io.queenlake.format.window.EncodedWindow;
 import io.queenlake.format.window.WindowEncoder;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
-import io.queenlake.job.sink.committable.StagedObject;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.job.window.ClosedWindow;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.core.fs.FileSystem;
-import org.apache.flink.core.fs.RecoverableFsDataOutputStream;
 import org.apache.flink.core.fs.RecoverableWriter;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pre-commit half of the sink: encodes each closed window and stages every object under its
- * final key without making it visible, through the {@link RecoverableWriter} of the root's file
- * system (an uncompleted multipart upload on {@code s3://}, a hidden in-progress file on
- * {@code file://}); {@code prepareCommit} hands one {@link WindowCommittable} per window staged
- * since the last checkpoint.
+ * The pre-commit half of the sink: encodes each closed window on the task thread and stages every
+ * object under its final key without making it visible, through the {@link RecoverableWriter} of
+ * the root's file system (an uncompleted multipart upload on {@code s3://}, a hidden in-progress
+ * file on {@code file://}); {@code prepareCommit} hands one {@link WindowCommittable} per window
+ * staged since the last checkpoint.
  *
- * <p>It keeps no Flink state: every window is fully staged inside {@link #write} and handed on at
- * the next {@code prepareCommit}, so a checkpoint never holds a half-staged window. A failure
- * before the checkpoint completes rewinds the window operator, which fires the window again, and
- * the identical bytes are staged again. Never publishes anything: that is the committer's job.
+ * <p>Staging runs on a few upload threads ({@link WindowStagings}), so the task thread encodes the
+ * next window while earlier ones upload; the bytes waiting to be staged are capped
+ * ({@link LakeSinkConfig#stagingBytesInFlight()}). It keeps no Flink state: {@code flush} and
+ * {@code prepareCommit} wait until every window written before the barrier is fully staged, so a
+ * checkpoint never holds a half-staged window, and a staging failure fails the task there (or at
+ * the next {@code write}). A failure before the checkpoint completes rewinds the window operator,
+ * which fires the window again, and the identical bytes are staged again. Never publishes
+ * anything: that is the committer's job.
  */
 public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, WindowCommittable> {
 
     private static final Logger LOG = LoggerFactory.getLogger(LakeWriter.class);
 
+    /** Uploads mostly wait on the network (S3A uploads parts on its own pool), so a few threads suffice. */
+    static final int UPLOAD_THREADS = 4;
+
     private final LakeSinkConfig config;
     private final MailboxExecutor mailbox;
     private final WindowEncoder encoder;
-    private final RecoverableWriter staging;
-    private final SimpleVersionedSerializer<RecoverableWriter.CommitRecoverable> handles;
-    private final List<WindowCommittable> pending = new ArrayList<>();
+    private final WindowStagings stagings;
 
-    public LakeWriter(LakeSinkConfig config, MailboxExecutor mailbox) throws IOException {
+    public LakeWriter(LakeSinkConfig config, MailboxExecutor mailbox, int subtask) throws IOException {
+        this(config, mailbox, subtask, FileSystem.get(config.pathOf("").toUri()).createRecoverableWriter());
+    }
+
+    /** With a given staging writer: tests wrap the root's own one to order or fail uploads. */
+    LakeWriter(LakeSinkConfig config, MailboxExecutor mailbox, int subtask, RecoverableWriter staging) {
         this.config = config;
         this.mailbox = mailbox;
         this.encoder = new WindowEncoder(config.writerSettings(), config.prefix(), config.sinkName());
-        this.staging = FileSystem.get(config.pathOf("").toUri()).createRecoverableWriter();
-        this.handles = staging.getCommitRecoverableSerializer();
+        this.stagings = new WindowStagings(new ObjectStager(config, staging), config.stagingBytesInFlight(),
+                UPLOAD_THREADS, "lake-sink-" + config.sinkName() + "-" + subtask + "-upload");
     }
 
     @Override
-    public void write(ClosedWindow window, Context context) throws IOException {
+    public void write(ClosedWindow window, Context context) throws IOException, InterruptedException {
         config.crashIfArmed(CrashPoint.AFTER_WINDOW_FIRES_BEFORE_STAGING, window.k());
         if (!window.window().tenant().equals(config.tenant())) {
             throw new IllegalArgumentException("window " + window.k() + " of queue '" + window.queue()
@@ -61,34 +66,18 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
                     + config.tenant() + ": run one sink per tenant.");
         }
         EncodedWindow encoded = encoder.encode(window.window());
-        List<StagedObject> staged = new ArrayList<>(encoded.objects().size());
-        for (EncodedObject object : encoded.objects()) {
-            staged.add(stage(object, window.k()));
-        }
-        pending.add(new WindowCommittable(encoded.manifest(), staged, window.checkpoint()));
-        LOG.debug("staged window queue={} k={} objects={}", window.queue(), window.k(), staged.size());
-    }
-
-    private StagedObject stage(EncodedObject object, long k) throws IOException {
-        RecoverableFsDataOutputStream out = staging.open(config.pathOf(object.key()));
-        byte[] body = object.body();
-        int half = body.length / 2;
-        out.write(body, 0, half);
-        config.crashIfArmed(CrashPoint.MID_STAGING, k);
-        out.write(body, half, body.length - half);
-        RecoverableWriter.CommitRecoverable handle = out.closeForCommit().getRecoverable();
-        return new StagedObject(object.key(), handles.getVersion(), handles.serialize(handle));
+        stagings.stage(encoded, window.checkpoint());
+        LOG.debug("staging window queue={} k={} objects={}", window.queue(), window.k(), encoded.objects().size());
     }
 
     @Override
-    public void flush(boolean endOfInput) {
-        // Every window is staged completely in write(); nothing is buffered here.
+    public void flush(boolean endOfInput) throws IOException, InterruptedException {
+        // Called before prepareCommit at every barrier: the stagings are awaited there.
     }
 
     @Override
-    public Collection<WindowCommittable> prepareCommit() {
-        List<WindowCommittable> ready = List.copyOf(pending);
-        pending.clear();
+    public Collection<WindowCommittable> prepareCommit() throws IOException, InterruptedException {
+        List<WindowCommittable> ready = stagings.awaitAll();
         long highest = ready.stream().mapToLong(WindowCommittable::k).max().orElse(-1);
         if (highest >= 0 && config.crashHook().isPresent()) {
             // Runs on the task thread after this checkpoint's snapshot, before its completion arrives.
@@ -101,5 +90,6 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
     @Override
     public void close() {
         // Staged but uncommitted uploads stay as incomplete multipart uploads (see README-sink.md).
+        stagings.close();
     }
 }

@@ -1,0 +1,196 @@
+package io.queenlake.job.sink.committer;
+
+import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.Manifest;
+import io.queenlake.format.model.Micros;
+import io.queenlake.job.metrics.LakeMetrics;
+import io.queenlake.job.sink.CrashPoint;
+import io.queenlake.job.sink.LakeSinkConfig;
+import io.queenlake.job.sink.committable.WindowCommittable;
+import io.queenlake.source.client.QueenException;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits one queue's windows of one commit call, strictly in {@code k} order: decide from the
+ * KV pointer ({@link CommitDecision}), then (1) complete the staged objects, (2) write the manifest
+ * stamped with {@code committedAt}, (3) move the pointer with one conditional KV put, then write
+ * the checkpoint object when the window carries one. Once the first window is decided
+ * {@link CommitDecision#COMMIT}, the bucket work of it and of the windows expected to follow it
+ * ({@link ExpectedCommits}) starts together ({@link PreparedWindows}); manifests and pointer moves
+ * still go one window after another. Stateless between calls: one instance serves every queue,
+ * each call on its own thread.
+ */
+final class QueueCommitter {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueueCommitter.class);
+
+    private final LakeSinkConfig config;
+    private final LakeMetrics metrics;
+    private final PointerStore pointers;
+    private final LakeObjects objects;
+    private final Executor bucketIo;
+
+    QueueCommitter(LakeSinkConfig config, LakeMetrics metrics, PointerStore pointers, LakeObjects objects,
+            Executor bucketIo) {
+        this.config = config;
+        this.metrics = metrics;
+        this.pointers = pointers;
+        this.objects = objects;
+        this.bucketIo = bucketIo;
+    }
+
+    /** Commits the queue's windows in order; returns the step that ended the queue's run. */
+    CommitStep commit(String queue, List<CommitRequest<WindowCommittable>> inOrder) {
+        ObservedPointer observed;
+        try {
+            observed = pointers.read(queue);
+        } catch (QueenException e) {
+            CommitStep step = onBrokerFailure(queue, inOrder.get(0).getCommittable(), e);
+            inOrder.forEach(CommitRequest::retryLater);
+            return step;
+        }
+        PreparedWindows prepared = PreparedWindows.none();
+        try {
+            CommitStep step = null;
+            for (int i = 0; i < inOrder.size(); i++) {
+                CommitRequest<WindowCommittable> request = inOrder.get(i);
+                WindowCommittable window = request.getCommittable();
+                try {
+                    CommitDecision decision = decide(window, observed);
+                    if (decision == CommitDecision.COMMIT && !prepared.has(window)) {
+                        prepared.settle();
+                        prepared = new PreparedWindows(objects, ExpectedCommits.of(observed.pointer(),
+                                windowsFrom(inOrder, i)), bucketIo);
+                    }
+                    step = act(decision, window, observed, prepared);
+                } catch (IOException e) {
+                    step = new CommitStep.Retry(e);
+                } catch (QueenException e) {
+                    step = onBrokerFailure(queue, window, e);
+                }
+                if (step instanceof CommitStep.Done done) {
+                    observed = done.now();
+                } else if (step instanceof CommitStep.Already) {
+                    request.signalAlreadyCommitted();
+                } else {
+                    if (step instanceof CommitStep.Fenced f) {
+                        LOG.error(f.failure().getMessage());
+                        request.signalFailedWithKnownReason(f.failure());
+                    } else {
+                        LOG.warn("window queue={} k={} will be retried: {}", queue, window.k(),
+                                ((CommitStep.Retry) step).cause().toString());
+                        request.retryLater();
+                    }
+                    // A later window never overtakes an earlier one.
+                    inOrder.subList(i + 1, inOrder.size()).forEach(CommitRequest::retryLater);
+                    return step;
+                }
+            }
+            return step;
+        } finally {
+            // No bucket work of this call runs on once it returned (or threw).
+            prepared.settle();
+        }
+    }
+
+    private static List<WindowCommittable> windowsFrom(List<CommitRequest<WindowCommittable>> inOrder, int i) {
+        return inOrder.subList(i, inOrder.size()).stream().map(CommitRequest::getCommittable).toList();
+    }
+
+    private CommitStep act(CommitDecision decision, WindowCommittable window, ObservedPointer observed,
+            PreparedWindows prepared) throws IOException {
+        if (decision == CommitDecision.FOREIGN_WRITER) {
+            return new CommitStep.Fenced(fenced(window, observed));
+        }
+        if (decision == CommitDecision.ALREADY_COMMITTED) {
+            return finishAlreadyCommitted(window);
+        }
+        Optional<Manifest> earlier = prepared.await(window);
+        config.crashIfArmed(CrashPoint.BETWEEN_OBJECTS_AND_MANIFEST, window.k());
+        Manifest stamped = publishedManifest(window, earlier);
+        config.crashIfArmed(CrashPoint.BETWEEN_MANIFEST_AND_POINTER, window.k());
+        Committed next = pointerOf(stamped, objects.manifestKey(window));
+        PointerStore.Move move = pointers.move(window.queue(), observed, next);
+        if (!move.applied()) {
+            // Someone wrote the pointer since this job read it. Only the very pointer this job
+            // meant to write is ours (a duplicate of this commit); anything else is a foreign writer,
+            // even past k with this job's own manifest k, which it wrote moments ago.
+            ObservedPointer now = pointers.read(window.queue());
+            return now.pointer().filter(p -> p.k() == next.k() && p.tEnd() == next.tEnd()
+                            && p.manifest().equals(next.manifest())).isPresent()
+                    ? finishAlreadyCommitted(window)
+                    : new CommitStep.Fenced(fenced(window, now));
+        }
+        config.crashIfArmed(CrashPoint.AFTER_POINTER, window.k());
+        if (window.checkpoint().isPresent()) {
+            objects.writeCheckpoint(window, window.checkpoint().get());
+        }
+        metrics.recordCommitted(stamped);
+        LOG.info("window committed queue={} k={} records={} bytes={}", window.queue(), window.k(),
+                stamped.records(), stamped.bytes());
+        return new CommitStep.Done(move.now());
+    }
+
+    private CommitDecision decide(WindowCommittable window, ObservedPointer observed) throws IOException {
+        Optional<Manifest> manifestK = CommitDecision.needsManifest(observed.pointer(), window.k())
+                ? objects.readManifest(window)
+                : Optional.empty();
+        return CommitDecision.of(observed.pointer(), manifestK, window);
+    }
+
+    private CommitStep finishAlreadyCommitted(WindowCommittable window) throws IOException {
+        objects.complete(window);
+        if (window.checkpoint().isPresent()) {
+            objects.writeCheckpoint(window, window.checkpoint().get());
+        }
+        metrics.recordAlreadyCommitted(window.queue(), window.k(), window.tEnd());
+        LOG.info("window already committed queue={} k={}", window.queue(), window.k());
+        return new CommitStep.Already();
+    }
+
+    /** The manifest an earlier attempt of this same window wrote, or a freshly stamped one, written. */
+    private Manifest publishedManifest(WindowCommittable window, Optional<Manifest> found) throws IOException {
+        Optional<Manifest> earlier = found.filter(m -> m.isStamped()
+                && m.describesSameWindowAs(window.manifest()) && m.namesSameObjectsAs(window.manifest()));
+        if (earlier.isPresent()) {
+            return earlier.get();
+        }
+        Manifest stamped = window.manifest().withCommittedAt(System.currentTimeMillis());
+        objects.writeManifest(stamped);
+        return stamped;
+    }
+
+    private static Committed pointerOf(Manifest m, String manifestKey) {
+        return new Committed(m.k(), m.tEnd(), manifestKey, m.records(), m.bytes(), m.committedAtMicros() / 1000);
+    }
+
+    private LakeFencedException fenced(WindowCommittable window, ObservedPointer observed) {
+        String pointer = observed.pointer()
+                .map(p -> "at k=" + p.k() + " (tEnd " + Micros.render(p.tEnd()) + ")")
+                .orElse(observed.version() == 0 ? "absent" : "unreadable");
+        String holder;
+        try {
+            holder = pointers.holder(window.queue());
+        } catch (QueenException e) {
+            holder = "an unknown lease holder (the lease could not be read: " + e.getMessage() + ")";
+        }
+        return new LakeFencedException("queue '" + window.queue() + "' is fenced: its commit pointer "
+                + pointers.committedKey(window.queue()) + " is " + pointer + ", " + holder
+                + ", so another writer moved it and this job stops without writing window k=" + window.k()
+                + "; stop the other writer or give this job its own sink name (QUEEN_S3_SINK).");
+    }
+
+    private CommitStep onBrokerFailure(String queue, WindowCommittable window, QueenException e) {
+        if (e.retriable()) {
+            return new CommitStep.Retry(e);
+        }
+        throw new IllegalStateException("could not commit window k=" + window.k() + " of queue '" + queue
+                + "' because the broker refused the commit pointer: " + e.getMessage(), e);
+    }
+}

@@ -1,0 +1,121 @@
+package io.queenlake.job.sink.committer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.queenlake.devstack.broker.DevBroker;
+import io.queenlake.devstack.broker.DevBrokerOptions;
+import io.queenlake.format.key.Prefix;
+import io.queenlake.format.manifest.Committed;
+import io.queenlake.job.metrics.LakeMetrics;
+import io.queenlake.job.sink.InlineMailbox;
+import io.queenlake.job.sink.LakeSink;
+import io.queenlake.job.sink.LakeSinkConfig;
+import io.queenlake.job.sink.committable.WindowCommittable;
+import io.queenlake.job.sink.writer.LakeWriter;
+import io.queenlake.job.testutils.FlinkLakeFiles;
+import io.queenlake.job.testutils.LakeAssertions;
+import io.queenlake.job.testutils.TestWindows;
+import io.queenlake.source.client.HttpQueenClient;
+import io.queenlake.source.client.KvAnswer;
+import io.queenlake.source.client.KvOp;
+import io.queenlake.source.client.QueenClient;
+import io.queenlake.source.testutils.ForwardingQueenClient;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
+import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two queues of one commit call are committed at the same time, and each one still strictly in
+ * {@code k} order, against the dev broker and a {@code file://} lake.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LakeCommitterQueuesTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void twoQueuesCommitConcurrentlyYetEachInKOrder() throws Exception {
+        TestWindows world = new TestWindows(List.of("alpha", "beta"), 3, 4);
+        String root = dir.toUri().toString() + "lake";
+        try (DevBroker broker = DevBroker.start(DevBrokerOptions.builder().build())) {
+            LakeSinkConfig config = LakeSink.builder().root(root).brokerUrl(broker.url().toString()).build().config();
+            List<WindowCommittable> committables = stagedWindows(config, world);
+            PointerStore store = new PointerStore(client(broker), "default");
+            CountDownLatch betaStarted = new CountDownLatch(1);
+            List<String> moves = Collections.synchronizedList(new ArrayList<>());
+            QueenClient observing = new ForwardingQueenClient(client(broker)) {
+                @Override
+                public KvAnswer kv(List<KvOp> ops) {
+                    for (KvOp op : ops) {
+                        if (op instanceof KvOp.Get get && get.key().equals(store.committedKey("beta"))) {
+                            betaStarted.countDown();
+                        }
+                        if (op instanceof KvOp.Put put) {
+                            if (put.key().equals(store.committedKey("alpha"))) {
+                                // Committed one queue after the other, alpha (first by name) would wait here for ever.
+                                awaitQuietly(betaStarted);
+                            }
+                            moves.add(put.key() + "=" + Committed.fromJson(put.value().utf8()).k());
+                        }
+                    }
+                    return super.kv(ops);
+                }
+            };
+            LakeCommitter committer = new LakeCommitter(config, new LakeMetrics(new UnregisteredMetricsGroup()), observing);
+            List<RecordingCommitRequest<WindowCommittable>> requests = new ArrayList<>();
+            committables.forEach(c -> requests.add(new RecordingCommitRequest<>(c)));
+            Collections.reverse(requests);
+            try {
+                committer.commit(new ArrayList<CommitRequest<WindowCommittable>>(requests));
+            } finally {
+                committer.close();
+            }
+
+            assertThat(requests).extracting(RecordingCommitRequest::outcome)
+                    .containsOnly(RecordingCommitRequest.Outcome.COMMITTED);
+            String alpha = store.committedKey("alpha");
+            String beta = store.committedKey("beta");
+            assertThat(moves.stream().filter(m -> m.startsWith(alpha + "=")))
+                    .containsExactly(alpha + "=1", alpha + "=2", alpha + "=3");
+            assertThat(moves.stream().filter(m -> m.startsWith(beta + "=")))
+                    .containsExactly(beta + "=1", beta + "=2", beta + "=3");
+            LakeAssertions.assertLakeHoldsEveryWindowOnce(new FlinkLakeFiles(root), Prefix.DEFAULT, world, store::read);
+        }
+    }
+
+    private static List<WindowCommittable> stagedWindows(LakeSinkConfig config, TestWindows world) throws Exception {
+        LakeWriter writer = new LakeWriter(config, new InlineMailbox(), 0);
+        try {
+            for (int w = 0; w < world.windowsPerQueue(); w++) {
+                for (String queue : world.queues()) {
+                    writer.write(world.window(queue, w), null);
+                }
+            }
+            return new ArrayList<>(writer.prepareCommit());
+        } finally {
+            writer.close();
+        }
+    }
+
+    private static QueenClient client(DevBroker broker) {
+        return HttpQueenClient.builder().baseUrl(broker.url().toString()).build();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
