@@ -87,7 +87,7 @@ class ReaderBackfillTest {
         assertThat(rig.output.brokenPromises).isEmpty();
         // Above the watermark at once: a split reads on while its last stamp is at most one window
         // above it, one more ask (half a window) past that, and the few milliseconds by which the
-        // watermark, recomputed every 50 ms while records stream, trails what was emitted.
+        // watermark, recomputed every 10 ms while records stream, trails what was emitted.
         assertThat(peak).as("payload bytes above the watermark: about one window, never the log")
                 .isLessThanOrEqualTo(2 * largestWindow);
     }
