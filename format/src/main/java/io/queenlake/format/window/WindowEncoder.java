@@ -24,7 +24,8 @@ import java.util.Set;
  * Turns a closed window into its objects and manifest: records put into lake order, encoded with
  * the pinned settings, keyed, hashed and counted. The result is a function of the window's record
  * set, its number and bounds, the queue and the settings alone; {@code committedAt} is left for
- * the committer. Owns no I/O beyond memory.
+ * the committer. Owns no I/O beyond memory, and no state between calls: the sink encodes several
+ * windows at once with one instance.
  */
 public final class WindowEncoder {
 

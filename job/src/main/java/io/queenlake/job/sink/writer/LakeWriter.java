@@ -1,6 +1,5 @@
 package io.queenlake.job.sink.writer;
 
-import io.queenlake.format.window.EncodedWindow;
 import io.queenlake.format.window.WindowEncoder;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
@@ -17,31 +16,35 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The pre-commit half of the sink: encodes each closed window on the task thread and stages every
- * object under its final key without making it visible, through the {@link RecoverableWriter} of
- * the root's file system (an uncompleted multipart upload on {@code s3://}, a hidden in-progress
- * file on {@code file://}); {@code prepareCommit} hands one {@link WindowCommittable} per window
- * staged since the last checkpoint.
+ * The pre-commit half of the sink: encodes each closed window and stages every object under its
+ * final key without making it visible, through the {@link RecoverableWriter} of the root's file
+ * system (an uncompleted multipart upload on {@code s3://}, a hidden in-progress file on
+ * {@code file://}); {@code prepareCommit} hands one {@link WindowCommittable} per window staged
+ * since the last checkpoint.
  *
- * <p>Staging runs on a few upload threads ({@link WindowStagings}), so the task thread encodes the
- * next window while earlier ones upload; the bytes waiting to be staged are capped
- * ({@link LakeSinkConfig#stagingBytesInFlight()}). It keeps no Flink state: {@code flush} and
- * {@code prepareCommit} wait until every window written before the barrier is fully staged, so a
- * checkpoint never holds a half-staged window, and a staging failure fails the task there (or at
- * the next {@code write}). A failure before the checkpoint completes rewinds the window operator,
- * which fires the window again, and the identical bytes are staged again. Never publishes
- * anything: that is the committer's job.
+ * <p>Encoding and staging run on a few worker threads ({@link WindowStagings}): compressing a
+ * window and uploading it are most of a window's cost, so the task thread goes on with the next
+ * records (and the window operator with the next windows) meanwhile, and two windows can
+ * compress on two cores. The payload bytes waiting to be staged are capped
+ * ({@link LakeSinkConfig#stagingBytesInFlight()}). It keeps no Flink state: {@code prepareCommit}
+ * waits until every window written before the barrier is fully staged, so a checkpoint never
+ * holds a half-staged window, and a failure fails the task there (or at the next {@code write}).
+ * A failure before the checkpoint completes rewinds the window operator, which fires the window
+ * again, and the identical bytes are staged again. Never publishes anything: that is the
+ * committer's job.
  */
 public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, WindowCommittable> {
 
     private static final Logger LOG = LoggerFactory.getLogger(LakeWriter.class);
 
-    /** Uploads mostly wait on the network (S3A uploads parts on its own pool), so a few threads suffice. */
-    static final int UPLOAD_THREADS = 4;
+    /**
+     * Workers compress (CPU) and then wait on the network, so a few more than the cores keep both
+     * busy; the staging cap, not the thread count, bounds the memory.
+     */
+    static final int WORKER_THREADS = 4;
 
     private final LakeSinkConfig config;
     private final MailboxExecutor mailbox;
-    private final WindowEncoder encoder;
     private final WindowStagings stagings;
 
     public LakeWriter(LakeSinkConfig config, MailboxExecutor mailbox, int subtask) throws IOException {
@@ -52,9 +55,9 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
     LakeWriter(LakeSinkConfig config, MailboxExecutor mailbox, int subtask, RecoverableWriter staging) {
         this.config = config;
         this.mailbox = mailbox;
-        this.encoder = new WindowEncoder(config.writerSettings(), config.prefix(), config.sinkName());
-        this.stagings = new WindowStagings(new ObjectStager(config, staging), config.stagingBytesInFlight(),
-                UPLOAD_THREADS, "lake-sink-" + config.sinkName() + "-" + subtask + "-upload");
+        WindowEncoder encoder = new WindowEncoder(config.writerSettings(), config.prefix(), config.sinkName());
+        this.stagings = new WindowStagings(encoder, new ObjectStager(config, staging), config.stagingBytesInFlight(),
+                WORKER_THREADS, "lake-sink-" + config.sinkName() + "-" + subtask + "-stage");
     }
 
     @Override
@@ -65,9 +68,8 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
                     + "' belongs to tenant " + window.window().tenant() + " but this sink writes tenant "
                     + config.tenant() + ": run one sink per tenant.");
         }
-        EncodedWindow encoded = encoder.encode(window.window());
-        stagings.stage(encoded, window.checkpoint());
-        LOG.debug("staging window queue={} k={} objects={}", window.queue(), window.k(), encoded.objects().size());
+        stagings.stage(window.window(), window.checkpoint());
+        LOG.debug("handed window queue={} k={} to the workers", window.queue(), window.k());
     }
 
     @Override

@@ -1,9 +1,11 @@
 package io.queenlake.job.sink.writer;
 
 import io.queenlake.format.manifest.CheckpointDoc;
-import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.window.EncodedObject;
+import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.window.EncodedWindow;
+import io.queenlake.format.window.WindowEncoder;
+import io.queenlake.format.window.WindowInput;
 import io.queenlake.job.sink.SinkThreads;
 import io.queenlake.job.sink.committable.StagedObject;
 import io.queenlake.job.sink.committable.WindowCommittable;
@@ -16,75 +18,82 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 
 /**
- * Owns the writer's upload executor and every window staged on it since the last
- * {@link #awaitAll}: the task thread hands over encoded windows, a few upload threads stage their
- * objects, and the bytes not yet staged stay under a cap ({@link #stage} blocks above it, except
- * for a single window larger than the cap, which goes alone). Windows come back from
+ * Owns the writer's worker threads and every window handed to them since the last
+ * {@link #awaitAll}: the task thread hands over closed windows, a worker encodes one (the bytes
+ * are a function of the window alone, whichever thread runs it) and stages its objects, so the
+ * task thread goes on with the next records while earlier windows compress and upload. The
+ * payload bytes of the windows not yet staged stay under a cap ({@link #stage} blocks above it,
+ * except for a single window larger than the cap, which goes alone). Windows come back from
  * {@link #awaitAll} in the order they were handed over, each only once all its objects are
- * staged; the first staging failure fails every later call, so no committable is ever made for an
- * object that is not staged.
+ * staged; the first failure fails every later call, so no committable is ever made for an object
+ * that is not staged.
  */
 final class WindowStagings implements AutoCloseable {
 
+    private final WindowEncoder encoder;
     private final ObjectStager stager;
     private final long maxBytesInFlight;
-    private final ExecutorService uploads;
+    private final ExecutorService workers;
     private final Object bytes = new Object();
-    private final List<Pending> pending = new ArrayList<>();
+    private final List<CompletableFuture<WindowCommittable>> pending = new ArrayList<>();
 
     /** Guarded by {@link #bytes}. */
     private long bytesInFlight;
 
     private volatile Failure failure;
 
-    /** A window handed over: its unstamped manifest, its objects' stagings, its checkpoint doc. */
-    private record Pending(Manifest manifest, List<CompletableFuture<StagedObject>> objects,
-            Optional<CheckpointDoc> checkpoint) {}
+    /** The first encoding or staging that failed, named for the message. */
+    private record Failure(String what, long k, String queue, Throwable cause) {}
 
-    /** The first staging that failed, named for the message. */
-    private record Failure(String key, long k, String queue, Throwable cause) {}
-
-    WindowStagings(ObjectStager stager, long maxBytesInFlight, int threads, String threadName) {
+    WindowStagings(WindowEncoder encoder, ObjectStager stager, long maxBytesInFlight, int threads, String threadName) {
+        this.encoder = encoder;
         this.stager = stager;
         this.maxBytesInFlight = maxBytesInFlight;
-        this.uploads = SinkThreads.pool(threads, threadName);
+        this.workers = SinkThreads.pool(threads, threadName);
     }
 
-    /** Starts staging the window's objects; blocks while the bytes still to stage exceed the cap. */
-    void stage(EncodedWindow window, Optional<CheckpointDoc> checkpoint) throws IOException, InterruptedException {
+    /**
+     * Hands the window to a worker, which encodes it and stages its objects; blocks while the
+     * payload bytes of the windows not yet staged exceed the cap.
+     */
+    void stage(WindowInput window, Optional<CheckpointDoc> checkpoint) throws IOException, InterruptedException {
         throwIfFailed();
-        long size = 0;
-        for (EncodedObject object : window.objects()) {
-            size += object.body().length;
+        long weight = 0;
+        for (LogRecord r : window.records()) {
+            weight += r.weight();
         }
-        reserve(size);
-        Manifest manifest = window.manifest();
-        List<CompletableFuture<StagedObject>> objects = new ArrayList<>(window.objects().size());
-        for (EncodedObject object : window.objects()) {
-            CompletableFuture<StagedObject> staged = new CompletableFuture<>();
-            uploads.execute(() -> stageOne(object, manifest, staged));
-            objects.add(staged);
-        }
-        pending.add(new Pending(manifest, objects, checkpoint));
+        reserve(weight);
+        CompletableFuture<WindowCommittable> staged = new CompletableFuture<>();
+        long reserved = weight;
+        workers.execute(() -> encodeAndStage(window, checkpoint, reserved, staged));
+        pending.add(staged);
     }
 
-    private void stageOne(EncodedObject object, Manifest manifest, CompletableFuture<StagedObject> staged) {
+    private void encodeAndStage(WindowInput window, Optional<CheckpointDoc> checkpoint, long reserved,
+            CompletableFuture<WindowCommittable> staged) {
+        String what = "window";
         try {
             if (failure != null) {
                 // The task is failing anyway: start no upload it would only strand.
                 staged.completeExceptionally(new IOException("not staged: an earlier staging failed"));
                 return;
             }
-            staged.complete(stager.stage(object, manifest.k()));
+            EncodedWindow encoded = encoder.encode(window);
+            List<StagedObject> objects = new ArrayList<>(encoded.objects().size());
+            for (EncodedObject object : encoded.objects()) {
+                what = "object " + object.key();
+                objects.add(stager.stage(object, window.k()));
+            }
+            staged.complete(new WindowCommittable(encoded.manifest(), objects, checkpoint));
         } catch (Throwable t) {
             synchronized (bytes) {
                 if (failure == null) {
-                    failure = new Failure(object.key(), manifest.k(), manifest.queue(), t);
+                    failure = new Failure(what, window.k(), window.queue(), t);
                 }
             }
             staged.completeExceptionally(t);
         } finally {
-            release(object.body().length);
+            release(reserved);
         }
     }
 
@@ -94,17 +103,13 @@ final class WindowStagings implements AutoCloseable {
      */
     List<WindowCommittable> awaitAll() throws IOException, InterruptedException {
         List<WindowCommittable> ready = new ArrayList<>(pending.size());
-        for (Pending window : pending) {
-            List<StagedObject> staged = new ArrayList<>(window.objects().size());
-            for (CompletableFuture<StagedObject> object : window.objects()) {
-                try {
-                    staged.add(object.get());
-                } catch (ExecutionException e) {
-                    throwIfFailed();
-                    throw new IOException("could not stage an object of window " + window.manifest().k(), e.getCause());
-                }
+        for (CompletableFuture<WindowCommittable> window : pending) {
+            try {
+                ready.add(window.get());
+            } catch (ExecutionException e) {
+                throwIfFailed();
+                throw new IOException("could not stage a window", e.getCause());
             }
-            ready.add(new WindowCommittable(window.manifest(), staged, window.checkpoint()));
         }
         throwIfFailed();
         pending.clear();
@@ -131,15 +136,15 @@ final class WindowStagings implements AutoCloseable {
     private void throwIfFailed() throws IOException {
         Failure f = failure;
         if (f != null) {
-            throw new IOException("could not stage object " + f.key() + " of window " + f.k() + " of queue '" + f.queue()
+            throw new IOException("could not stage " + f.what() + " of window " + f.k() + " of queue '" + f.queue()
                     + "' (" + f.cause() + "): the job restarts from its last checkpoint and stages the window again;"
                     + " if this repeats, check that the lake root is reachable and writable", f.cause());
         }
     }
 
-    /** Stops the upload threads; an upload still running is abandoned (a stranded staging, see README-sink.md). */
+    /** Stops the worker threads; an upload still running is abandoned (a stranded staging, see README-sink.md). */
     @Override
     public void close() {
-        uploads.shutdownNow();
+        workers.shutdownNow();
     }
 }
