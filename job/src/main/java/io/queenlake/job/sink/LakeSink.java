@@ -27,8 +27,10 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * the same {@link LakeSinkConfig}; the {@link StagedWindowsHandOff} between writer and committer
  * puts the committer in a task of its own, so commits never stall the window operator.
  *
- * <p>Operator uids: the writer keeps the sink's uid and the committer {@code Sink Committer: <uid>}
- * (Flink derives both); the hand-off is stateless, so savepoints of the chained graph restore.
+ * <p>Operator uids: give the sink one ({@code sinkTo(sink).uid(..)}, as {@code LakePipeline}
+ * does; Flink refuses a lake sink without, since the hand-off has an explicit uid). The writer
+ * keeps the sink's uid and the committer {@code Sink Committer: <uid>} (Flink derives both); the
+ * hand-off is stateless, so savepoints of the chained graph restore.
  */
 public final class LakeSink implements Sink<ClosedWindow>, SupportsCommitter<WindowCommittable>,
         SupportsPreCommitTopology<WindowCommittable, WindowCommittable> {
