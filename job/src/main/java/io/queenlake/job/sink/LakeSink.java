@@ -14,6 +14,9 @@ import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * The exactly-once lake sink, a two-phase Sink V2 modelled on Flink's FileSink: the
@@ -21,9 +24,16 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * hands one {@link WindowCommittable} per window at {@code prepareCommit}; after the checkpoint
  * completed the {@link LakeCommitter} publishes objects, manifest and the KV commit pointer, per
  * queue in {@code k} order. Only assembles the parts: writer, committer and serializer come from
- * the same {@link LakeSinkConfig}.
+ * the same {@link LakeSinkConfig}; the {@link StagedWindowsHandOff} between writer and committer
+ * puts the committer in a task of its own, so commits never stall the window operator.
+ *
+ * <p>Operator uids: give the sink one ({@code sinkTo(sink).uid(..)}, as {@code LakePipeline}
+ * does; Flink refuses a lake sink without, since the hand-off has an explicit uid). The writer
+ * keeps the sink's uid and the committer {@code Sink Committer: <uid>} (Flink derives both); the
+ * hand-off is stateless, so savepoints of the chained graph restore.
  */
-public final class LakeSink implements Sink<ClosedWindow>, SupportsCommitter<WindowCommittable> {
+public final class LakeSink implements Sink<ClosedWindow>, SupportsCommitter<WindowCommittable>,
+        SupportsPreCommitTopology<WindowCommittable, WindowCommittable> {
 
     private static final long serialVersionUID = 1L;
 
@@ -53,6 +63,18 @@ public final class LakeSink implements Sink<ClosedWindow>, SupportsCommitter<Win
 
     @Override
     public SimpleVersionedSerializer<WindowCommittable> getCommittableSerializer() {
+        return new WindowCommittableSerializer();
+    }
+
+    @Override
+    public DataStream<CommittableMessage<WindowCommittable>> addPreCommitTopology(
+            DataStream<CommittableMessage<WindowCommittable>> written) {
+        return StagedWindowsHandOff.attach(written);
+    }
+
+    /** The writer hands the committer's own committables: the hand-off changes none of them. */
+    @Override
+    public SimpleVersionedSerializer<WindowCommittable> getWriteResultSerializer() {
         return new WindowCommittableSerializer();
     }
 }

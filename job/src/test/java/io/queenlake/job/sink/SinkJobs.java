@@ -1,5 +1,6 @@
 package io.queenlake.job.sink;
 
+import io.queenlake.job.pipeline.LakePipeline;
 import io.queenlake.job.testutils.TestWindows;
 import io.queenlake.job.window.ClosedWindow;
 import io.queenlake.source.client.HttpQueenClient;
@@ -45,7 +46,8 @@ final class SinkJobs {
         env.getConfig().enableObjectReuse();
         DataGeneratorSource<ClosedWindow> source = new DataGeneratorSource<>(world, world.count(),
                 RateLimiterStrategy.perCheckpoint(1), TypeInformation.of(ClosedWindow.class));
-        env.fromSource(source, WatermarkStrategy.noWatermarks(), "closed windows").sinkTo(sink);
+        // A uid as LakePipeline gives it: the sink's hand-off to the committer has one, so Flink asks the sink for one.
+        env.fromSource(source, WatermarkStrategy.noWatermarks(), "closed windows").sinkTo(sink).uid(LakePipeline.SINK_UID);
         env.execute("lake-sink-test");
     }
 }

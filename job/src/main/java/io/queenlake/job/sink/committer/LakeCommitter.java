@@ -6,7 +6,6 @@ import io.queenlake.job.sink.LakeSinkConfig;
 import io.queenlake.job.sink.SinkThreads;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.QueenException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,8 +19,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The commit half of the sink, run after a checkpoint completed. Queues are independent, so each
@@ -38,10 +35,12 @@ import org.slf4j.LoggerFactory;
  * retriable bucket and broker failures are retried later, and a later window of the same queue
  * never overtakes an earlier one. Any other failure of a queue (a refused pointer, a missing
  * object) fails the task once every queue's run ended.
+ *
+ * <p>The broker's safeTime behind {@code lagSeconds} is read by a {@link SafeTimeRefresh} after
+ * the call, on a thread of its own: no commit call waits for it.
  */
 public final class LakeCommitter implements Committer<WindowCommittable> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(LakeCommitter.class);
     private static final long FIRST_BACKOFF_MS = 100;
     private static final long MAX_BACKOFF_MS = 2_000;
     /** Queues committed at once; each mostly waits on the bucket and the broker. */
@@ -50,11 +49,10 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
     static final int BUCKET_THREADS = 8;
 
     private final LakeSinkConfig config;
-    private final PointerStore pointers;
-    private final LakeMetrics metrics;
     private final QueueCommitter queues;
     private final ExecutorService queueThreads;
     private final ExecutorService bucketThreads;
+    private final SafeTimeRefresh safeTime;
 
     public LakeCommitter(LakeSinkConfig config, LakeMetrics metrics) throws IOException {
         this(config, metrics, config.newClient());
@@ -63,11 +61,12 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
     /** With a given broker client: tests wrap a real one to see the order of the KV calls. */
     LakeCommitter(LakeSinkConfig config, LakeMetrics metrics, QueenClient client) throws IOException {
         this.config = config;
-        this.metrics = metrics;
-        this.pointers = new PointerStore(client, config.sinkName());
+        PointerStore pointers = new PointerStore(client, config.sinkName());
         this.queueThreads = SinkThreads.pool(QUEUE_THREADS, "lake-committer-" + config.sinkName() + "-queue");
         this.bucketThreads = SinkThreads.pool(BUCKET_THREADS, "lake-committer-" + config.sinkName() + "-bucket");
         this.queues = new QueueCommitter(config, metrics, pointers, new LakeObjects(config), bucketThreads);
+        this.safeTime = new SafeTimeRefresh(pointers, metrics::recordSafeTime,
+                SinkThreads.pool(1, "lake-committer-" + config.sinkName() + "-safetime"));
     }
 
     @Override
@@ -107,7 +106,7 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
                         .mapToInt(CommitRequest::getNumberOfRetries).max().orElse(0));
             }
         }
-        refreshLag();
+        safeTime.request();
         // A fenced queue stops the job for good, whatever happened to the others.
         if (fenced != null) {
             throw fenced;
@@ -127,17 +126,10 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
         return cause instanceof RuntimeException r ? r : new IllegalStateException(cause);
     }
 
-    private void refreshLag() {
-        try {
-            metrics.recordSafeTime(pointers.safeTimeMicros());
-        } catch (QueenException e) {
-            LOG.debug("could not read the broker's safeTime for lagSeconds: {}", e.getMessage());
-        }
-    }
-
     @Override
     public void close() {
         queueThreads.shutdownNow();
         bucketThreads.shutdownNow();
+        safeTime.close();
     }
 }

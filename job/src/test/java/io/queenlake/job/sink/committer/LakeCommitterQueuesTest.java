@@ -92,7 +92,7 @@ class LakeCommitterQueuesTest {
         }
     }
 
-    private static List<WindowCommittable> stagedWindows(LakeSinkConfig config, TestWindows world) throws Exception {
+    static List<WindowCommittable> stagedWindows(LakeSinkConfig config, TestWindows world) throws Exception {
         LakeWriter writer = new LakeWriter(config, new InlineMailbox(), 0);
         try {
             for (int w = 0; w < world.windowsPerQueue(); w++) {
@@ -106,11 +106,11 @@ class LakeCommitterQueuesTest {
         }
     }
 
-    private static QueenClient client(DevBroker broker) {
+    static QueenClient client(DevBroker broker) {
         return HttpQueenClient.builder().baseUrl(broker.url().toString()).build();
     }
 
-    private static void awaitQuietly(CountDownLatch latch) {
+    static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();
         } catch (InterruptedException e) {
