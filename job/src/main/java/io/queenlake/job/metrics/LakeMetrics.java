@@ -12,7 +12,7 @@ import org.apache.flink.metrics.MetricGroup;
  * key/value subgroup of the committer's metric group (a Prometheus label). Counts what this
  * committer committed: a window recognised as committed before moves the gauges, not the counters.
  * {@code lagSeconds} is the broker's safeTime minus the queue's committed {@code tEnd}, refreshed
- * after each commit batch (0 until both are known).
+ * within about a second of each commit batch, read off the commit path (0 until both are known).
  */
 public final class LakeMetrics {
 
