@@ -6,26 +6,20 @@ import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestObject;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.model.LostRange;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
-import org.apache.flink.metrics.Metric;
-import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.metrics.SimpleCounter;
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.junit.jupiter.api.Test;
 
 class LakeMetricsTest {
 
     private static final long T = 1_791_007_200_000_000L;
 
-    private final Map<String, Metric> registered = new HashMap<>();
+    private final RecordingMetricGroup registered = new RecordingMetricGroup();
 
     @Test
     void aCommittedWindowCountsItsRecordsBytesAndLossUnderItsQueueLabel() {
-        LakeMetrics metrics = new LakeMetrics(new Recording(""));
+        LakeMetrics metrics = new LakeMetrics(registered);
 
         metrics.recordCommitted(manifest("orders", 1, 10, 300, List.of(new LostRange("p", 3, 5))));
         metrics.recordCommitted(manifest("orders", 2, 4, 100, List.of()));
@@ -41,7 +35,7 @@ class LakeMetricsTest {
 
     @Test
     void lagIsTheBrokersSafeTimeMinusTheCommittedEndInSeconds() {
-        LakeMetrics metrics = new LakeMetrics(new Recording(""));
+        LakeMetrics metrics = new LakeMetrics(registered);
         metrics.recordCommitted(manifest("orders", 1, 1, 1, List.of()));
         assertThat(gauge("queue=orders." + LakeMetrics.LAG_SECONDS)).isEqualTo(0.0);
 
@@ -52,7 +46,7 @@ class LakeMetricsTest {
 
     @Test
     void aReplayedWindowMovesCommittedKButCountsNothing() {
-        LakeMetrics metrics = new LakeMetrics(new Recording(""));
+        LakeMetrics metrics = new LakeMetrics(registered);
 
         metrics.recordAlreadyCommitted("orders", 7, T);
 
@@ -72,36 +66,5 @@ class LakeMetricsTest {
         return new Manifest("default", "t", queue, k, T, T + 300_000_000L, "jsonl", "zstd", Layout.MERGED,
                 List.of(ManifestObject.merged("key", bytes, records, "aa")), records, bytes, 1, T, T, lost,
                 "queen-lake/0.1.0 jsonl+zstd", null);
-    }
-
-    /** Records every metric under its key/value path, e.g. {@code queue=orders.recordsWritten}. */
-    private final class Recording extends UnregisteredMetricsGroup {
-        private final String path;
-
-        Recording(String path) {
-            this.path = path;
-        }
-
-        @Override
-        public MetricGroup addGroup(String key, String value) {
-            return new Recording(path + key + "=" + value + ".");
-        }
-
-        @Override
-        public Counter counter(String name) {
-            return counter(name, new SimpleCounter());
-        }
-
-        @Override
-        public <C extends Counter> C counter(String name, C counter) {
-            registered.put(path + name, counter);
-            return counter;
-        }
-
-        @Override
-        public <T, G extends Gauge<T>> G gauge(String name, G gauge) {
-            registered.put(path + name, gauge);
-            return gauge;
-        }
     }
 }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.job.metrics.LakeMetrics;
+import io.queenlake.job.metrics.RecordingMetricGroup;
 import io.queenlake.job.sink.LakeSink;
 import io.queenlake.job.sink.LakeSinkConfig;
 import io.queenlake.job.sink.committable.WindowCommittable;
@@ -18,17 +19,10 @@ import io.queenlake.source.client.QueenClient;
 import io.queenlake.source.testutils.ForwardingQueenClient;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
-import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
-import org.apache.flink.metrics.Metric;
-import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.metrics.SimpleCounter;
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +40,7 @@ class LakeCommitterSafeTimeTest {
     @TempDir
     Path dir;
 
-    private final Map<String, Metric> registered = new ConcurrentHashMap<>();
+    private final RecordingMetricGroup registered = new RecordingMetricGroup();
 
     @Test
     void commitCallsReturnWhileTheSafeTimeReadIsHeldAndLagSecondsFollowsItsAnswer() throws Exception {
@@ -68,7 +62,7 @@ class LakeCommitterSafeTimeTest {
                     return new ChangedPage(lastTEnd + LAG_MICROS, real.safeTimeDegraded(), real.entries());
                 }
             };
-            LakeCommitter committer = new LakeCommitter(config, new LakeMetrics(new Recording("")), holding);
+            LakeCommitter committer = new LakeCommitter(config, new LakeMetrics(registered), holding);
             try {
                 // Were the read on the commit path, the first call would wait for the answer for ever.
                 committer.commit(List.of(request(windows.get(0))));
@@ -96,36 +90,5 @@ class LakeCommitterSafeTimeTest {
 
     private double lagSeconds() {
         return (Double) ((Gauge<?>) registered.get("queue=orders." + LakeMetrics.LAG_SECONDS)).getValue();
-    }
-
-    /** Records every metric under its key/value path, e.g. {@code queue=orders.lagSeconds}. */
-    private final class Recording extends UnregisteredMetricsGroup {
-        private final String path;
-
-        Recording(String path) {
-            this.path = path;
-        }
-
-        @Override
-        public MetricGroup addGroup(String key, String value) {
-            return new Recording(path + key + "=" + value + ".");
-        }
-
-        @Override
-        public Counter counter(String name) {
-            return counter(name, new SimpleCounter());
-        }
-
-        @Override
-        public <C extends Counter> C counter(String name, C counter) {
-            registered.put(path + name, counter);
-            return counter;
-        }
-
-        @Override
-        public <T, G extends Gauge<T>> G gauge(String name, G gauge) {
-            registered.put(path + name, gauge);
-            return gauge;
-        }
     }
 }
