@@ -161,14 +161,7 @@ final class ReaderRig implements AutoCloseable {
     }
 
     void pollUntil(String what, BooleanSupplier done, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("expected " + what + " within " + timeout + "; emitted " + output.records.size()
-                        + " records, watermarks " + output.watermarks);
-            }
-            pollOnce();
-        }
+        pollUntil(what, done, timeout, 0);
     }
 
     /**
@@ -176,6 +169,10 @@ final class ReaderRig implements AutoCloseable {
      * so the reader's fetcher can run ahead of what is emitted as far as it lets itself.
      */
     void pollSlowlyUntil(String what, BooleanSupplier done, Duration timeout) throws Exception {
+        pollUntil(what, done, timeout, 1_000_000L);
+    }
+
+    private void pollUntil(String what, BooleanSupplier done, Duration timeout, long pauseNanos) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!done.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -183,7 +180,9 @@ final class ReaderRig implements AutoCloseable {
                         + " records, watermarks " + output.watermarks);
             }
             pollOnce();
-            LockSupport.parkNanos(1_000_000L);
+            if (pauseNanos > 0) {
+                LockSupport.parkNanos(pauseNanos);
+            }
         }
     }
 
