@@ -9,6 +9,7 @@ import org.apache.flink.core.fs.FSDataOutputStream;
 import org.apache.flink.formats.parquet.ParquetWriterFactory;
 import org.apache.flink.formats.parquet.row.ParquetRowDataBuilder;
 import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.BigIntType;
@@ -23,7 +24,7 @@ import org.apache.hadoop.conf.Configuration;
  * settings except the codec, writing the same five columns. Converting each record to a
  * {@code RowData} is part of that path, so it is inside the timing.
  */
-final class FlinkRowDataParquet {
+public final class FlinkRowDataParquet {
     private static final RowType ROW = RowType.of(
             new org.apache.flink.table.types.logical.LogicalType[] {
                 new VarCharType(false, VarCharType.MAX_LENGTH),
@@ -34,25 +35,35 @@ final class FlinkRowDataParquet {
             },
             new String[] {"partition", "offset", "transaction_id", "ts", "payload"});
 
-    private final ParquetWriterFactory<org.apache.flink.table.data.RowData> factory;
+    private final ParquetWriterFactory<RowData> factory;
 
     /** @param codec {@code SNAPPY} (Flink's default) or {@code ZSTD} */
     FlinkRowDataParquet(String codec) {
+        this.factory = writerFactory(codec);
+    }
+
+    /** flink-parquet's RowData writer factory for the five columns, Flink's defaults but the codec. */
+    public static ParquetWriterFactory<RowData> writerFactory(String codec) {
         Configuration conf = new Configuration(false);
         conf.set("parquet.compression", codec);
-        this.factory = ParquetRowDataBuilder.createWriterFactory(ROW, conf, true);
+        return ParquetRowDataBuilder.createWriterFactory(ROW, conf, true);
+    }
+
+    /** The record as the five columns' row, as a user's conversion would build it. */
+    public static RowData rowOf(LogRecord r) {
+        return GenericRowData.of(
+                StringData.fromString(r.partition()),
+                r.offset(),
+                StringData.fromString(r.transactionId()),
+                TimestampData.fromEpochMillis(
+                        Math.floorDiv(r.tsMicros(), 1000), (int) Math.floorMod(r.tsMicros(), 1000) * 1000),
+                r.payload().length == 0 ? null : StringData.fromBytes(r.payload()));
     }
 
     void encode(List<LogRecord> records, OutputStream out) throws IOException {
-        BulkWriter<org.apache.flink.table.data.RowData> writer = factory.create(new FlinkStream(out));
+        BulkWriter<RowData> writer = factory.create(new FlinkStream(out));
         for (LogRecord r : records) {
-            writer.addElement(GenericRowData.of(
-                    StringData.fromString(r.partition()),
-                    r.offset(),
-                    StringData.fromString(r.transactionId()),
-                    TimestampData.fromEpochMillis(
-                            Math.floorDiv(r.tsMicros(), 1000), (int) Math.floorMod(r.tsMicros(), 1000) * 1000),
-                    r.payload().length == 0 ? null : StringData.fromBytes(r.payload())));
+            writer.addElement(rowOf(r));
         }
         writer.finish();
     }
