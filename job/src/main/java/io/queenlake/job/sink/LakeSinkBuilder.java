@@ -80,8 +80,8 @@ public final class LakeSinkBuilder {
     }
 
     /**
-     * The encoded bytes each writer may hold not yet staged (default 256 MiB); the heap of each
-     * task manager slot must have room for them.
+     * The payload bytes of the windows each writer may hold not yet encoded and staged (default
+     * 256 MiB); the heap of each task manager slot must have room for them and their encoding.
      */
     public LakeSinkBuilder stagingBytesInFlight(long stagingBytesInFlight) {
         this.stagingBytesInFlight = stagingBytesInFlight;

@@ -82,8 +82,8 @@ public final class LakeSinkConfig implements Serializable {
     }
 
     /**
-     * How many encoded bytes a writer may hold that are not staged yet; a window arriving above it
-     * waits for earlier uploads (a single larger window is staged alone).
+     * How many payload bytes of windows a writer may hold that are not encoded and staged yet; a
+     * window arriving above it waits for earlier ones (a single larger window goes alone).
      */
     public long stagingBytesInFlight() {
         return stagingBytesInFlight;
