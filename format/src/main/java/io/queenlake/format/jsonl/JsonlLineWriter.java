@@ -54,7 +54,11 @@ final class JsonlLineWriter {
         b.put(TS);
         appendStamp(r.tsMicros());
         b.put(PAYLOAD);
-        appendPayload(r.payload());
+        if (r.payloadParsed()) {
+            appendParsedPayload(r.payload());
+        } else {
+            appendPayload(r.payload());
+        }
         b.put(END);
     }
 
@@ -98,6 +102,48 @@ final class JsonlLineWriter {
         } else {
             JsonStringEscaper.quoteBytesInto(payload, b); // from the original: the copy may be altered
         }
+    }
+
+    /**
+     * A payload already parsed as JSON by whoever made the record: copied, with its raw line
+     * breaks (only ever whitespace there) turned into spaces, and no second check as long as it is
+     * ASCII. At the first non-ASCII byte it goes the full way of {@link #appendPayload}, because
+     * the parser that vouched for it may be laxer about UTF-8 than the lake is (overlong forms,
+     * encoded surrogates): the bytes in the lake never depend on who parsed the payload.
+     */
+    private void appendParsedPayload(byte[] payload) {
+        int len = payload.length;
+        if (len == 0) {
+            buffer.put(NULL);
+            return;
+        }
+        LineBuffer b = buffer;
+        b.ensure(len + Long.BYTES); // words are read up to seven bytes past the end
+        int start = b.size;
+        byte[] bytes = b.bytes;
+        System.arraycopy(payload, 0, bytes, start, len);
+        int end = start + len;
+        for (int p = start; p < end; p += Long.BYTES) {
+            long hits = StringStops.controlsOrHigh(StringStops.word(bytes, p));
+            while (hits != 0) {
+                int at = p + (Long.numberOfTrailingZeros(hits) >>> 3);
+                if (at >= end) {
+                    break;
+                }
+                int c = bytes[at];
+                if (c < 0) {
+                    appendPayload(payload); // overwrites the copy from start
+                    return;
+                }
+                if (c == '\n' || c == '\r') {
+                    bytes[at] = ' ';
+                }
+                // a borrow can only flag bytes after a true hit, so the rest of the word is tested again
+                int seen = at + 1 - p;
+                hits = seen == Long.BYTES ? 0 : StringStops.controlsOrHigh(StringStops.word(bytes, p)) & (-1L << (seen << 3));
+            }
+        }
+        b.size = end;
     }
 
     private static byte[] ascii(String s) {

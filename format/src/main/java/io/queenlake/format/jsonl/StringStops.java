@@ -44,6 +44,15 @@ final class StringStops {
         return ((w ^ QUOTES) - ONES | (w ^ BACKSLASHES) - ONES | w - SPACES | w) & HIGHS;
     }
 
+    /**
+     * High bit set on each byte of {@code w} that is below 0x20 or at or above 0x80 (as the first
+     * hit): in a text already known to be JSON, the only bytes the line builder must look at (a
+     * raw line break to turn into a space, or the start of a UTF-8 sequence).
+     */
+    static long controlsOrHigh(long w) {
+        return (w - SPACES | w) & HIGHS;
+    }
+
     /** The index in {@code b} of the first byte in {@code [from, to)} that must be escaped, or {@code to}. */
     static int firstEscape(byte[] b, int from, int to) {
         int p = from;

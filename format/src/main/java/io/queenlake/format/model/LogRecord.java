@@ -16,6 +16,10 @@ import java.util.Objects;
  * @param transactionId may be empty, never null
  * @param tsMicros the broker stamp, microseconds since the epoch (UTC)
  * @param payload the raw JSON bytes, or an empty array
+ * @param payloadParsed true only when whoever made the record has already parsed the payload as
+ *     one JSON text with a strict parser, as QueenSource does with every fetch answer. It spares
+ *     the JSONL encoder a second full check of the same bytes and never changes them, so it is a
+ *     fact about where the record came from, not part of its value: {@link #equals} ignores it.
  */
 public record LogRecord(
         String partition,
@@ -23,7 +27,8 @@ public record LogRecord(
         long offset,
         String transactionId,
         long tsMicros,
-        byte[] payload) {
+        byte[] payload,
+        boolean payloadParsed) {
 
     private static final byte[] EMPTY = new byte[0];
 
@@ -32,6 +37,12 @@ public record LogRecord(
         partitionId = partitionId == null ? "" : partitionId;
         transactionId = transactionId == null ? "" : transactionId;
         payload = payload == null ? EMPTY : payload;
+    }
+
+    /** A record whose payload nobody has parsed yet: the JSONL encoder checks it in full. */
+    public LogRecord(String partition, String partitionId, long offset, String transactionId, long tsMicros,
+            byte[] payload) {
+        this(partition, partitionId, offset, transactionId, tsMicros, payload, false);
     }
 
     /** The weight a record adds to a window's size cut: its payload bytes, at least one. */
