@@ -15,6 +15,11 @@ import org.apache.flink.types.StringValue;
  * The binary form of the lake model values in Flink state and on the wire between tasks: strings
  * as Flink's length-prefixed UTF ({@link StringValue}, no 64 KiB limit), payloads as
  * length-prefixed raw bytes, lists as a count then their elements. No Kryo, no reflection.
+ *
+ * <p>A payload's length is written complemented ({@code ~length}, negative) when the record says
+ * its payload was parsed already ({@link LogRecord#payloadParsed}). State written before that
+ * flag existed has only non-negative lengths and reads back as unparsed: the encoder then checks
+ * those payloads itself and writes the same bytes.
  */
 final class ModelWire {
 
@@ -47,7 +52,7 @@ final class ModelWire {
         StringValue.writeString(r.transactionId(), out);
         out.writeLong(r.tsMicros());
         byte[] payload = r.payload();
-        out.writeInt(payload.length);
+        out.writeInt(r.payloadParsed() ? ~payload.length : payload.length);
         out.write(payload);
     }
 
@@ -57,9 +62,11 @@ final class ModelWire {
         long offset = in.readLong();
         String transactionId = StringValue.readString(in);
         long ts = in.readLong();
-        byte[] payload = new byte[count(in, "payload bytes")];
+        int length = in.readInt();
+        boolean parsed = length < 0;
+        byte[] payload = new byte[parsed ? ~length : length];
         in.readFully(payload);
-        return new LogRecord(partition, partitionId, offset, transactionId, ts, payload);
+        return new LogRecord(partition, partitionId, offset, transactionId, ts, payload, parsed);
     }
 
     static void writeLostRange(LostRange lost, DataOutputView out) throws IOException {

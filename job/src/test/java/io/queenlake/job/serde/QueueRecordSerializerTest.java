@@ -36,6 +36,8 @@ class QueueRecordSerializerTest extends SerializerTestBase<QueueRecord> {
             new QueueRecord("caffè/q", new LogRecord("é𝄞 p", "id", Long.MAX_VALUE, "x".repeat(70_000), -1, big),
                     List.of(new LostRange("é𝄞 p", 0, 9), new LostRange("é𝄞 p", 11, 11))),
             QueueRecord.of("orders", new LogRecord("cust-2", "0192b", 17, "", 5, new byte[] {0, (byte) 0xff, '\n'})),
+            QueueRecord.of("orders", new LogRecord("cust-3", "0192c", 3, "t-3", 6, "[1]".getBytes(StandardCharsets.UTF_8), true)),
+            QueueRecord.of("orders", new LogRecord("cust-4", "0192d", 4, "t-4", 7, null, true)),
         };
     }
 }

@@ -60,8 +60,9 @@ final class QueenRecordEmitter implements RecordEmitter<ReadItem, QueueRecord, P
                         split.queue(), lost.partition(), lost.from(), lost.to(), lost.count(), record.offset());
                 metrics.lost(split.queue(), lost.count());
             }
+            // The fetch decoder parsed the payload as a JSON value of the answer: the encoder need not again.
             LogRecord logRecord = new LogRecord(split.partition(), split.partitionId(), record.offset(),
-                    record.transactionId(), record.tsMicros(), record.payload());
+                    record.transactionId(), record.tsMicros(), record.payload(), true);
             output.collect(new QueueRecord(split.queue(), logRecord, read.lostBefore()),
                     Math.floorDiv(record.tsMicros(), 1000L));
         }

@@ -83,6 +83,7 @@ class QueenSourceReaderTest {
         for (int i = 0; i < payloads.length; i++) {
             QueueRecord record = emitted.get(i).record();
             assertThat(new String(record.record().payload(), StandardCharsets.UTF_8)).isEqualTo(payloads[i]);
+            assertThat(record.record().payloadParsed()).as("parsed as JSON by the fetch decoder").isTrue();
             assertThat(record.record().tsMicros()).isEqualTo(log.get(i).tsMicros());
             assertThat(record.record().partitionId()).isEqualTo(main.partitionId());
             assertThat(record.lostBefore()).isEmpty();
