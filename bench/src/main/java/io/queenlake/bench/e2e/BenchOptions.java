@@ -15,19 +15,21 @@ import java.util.Set;
  * @param queueSuffixes the queues of every corpus are {@code <corpus>-<suffix>}: Flink places each
  *     queue's windows on the subtask its name hashes to, so the names decide whether two queues
  *     share one window subtask
+ * @param brokerOwnJvm the dev broker in a JVM of its own ({@code broker=own-jvm}, the default) or
+ *     in the benchmark's ({@code same-jvm}); see {@link BrokerProcess}
  * @param invocation a name unique to this invocation, so every run gets a fresh bucket and sink
  */
-record BenchOptions(Path dir, int records, int partitions, int wideRecords, int widePartitions, long windowMs,
+record BenchOptions(Path dir, int records, int partitions, int warmupRecords, int wideRecords, int widePartitions, long windowMs,
         Duration checkpointInterval, int parallelism, Duration runTimeout, int pushThreads, List<Peer> peers,
-        List<String> queueSuffixes, boolean wide, int lagRate, int lagSeconds, String invocation) {
+        List<String> queueSuffixes, boolean brokerOwnJvm, boolean wide, int lagRate, int lagSeconds, String invocation) {
 
     static final String USAGE = "arguments (all optional, name=value): dir=bench/target/e2e records=2000000 partitions=200"
-            + " wide-records=200000 wide-partitions=20000 window-ms=1000 checkpoint-ms=1000 parallelism=2"
+            + " warmup-records=20000 wide-records=200000 wide-partitions=20000 window-ms=1000 checkpoint-ms=1000 parallelism=2"
             + " run-timeout-s=300 push-threads=4 peers=ceiling,lake-jsonl,filesink-jsonl,lake-parquet,filesink-parquet"
-            + " queues=orders,refunds wide=true lag-rate=2000 lag-seconds=60 (lag-seconds=0 skips the lag run)";
+            + " queues=orders,refunds broker=own-jvm wide=true lag-rate=2000 lag-seconds=60 (lag-seconds=0 skips the lag run)";
 
-    private static final Set<String> NAMES = Set.of("dir", "records", "partitions", "wide-records", "wide-partitions",
-            "window-ms", "checkpoint-ms", "parallelism", "run-timeout-s", "push-threads", "peers", "queues", "wide", "lag-rate",
+    private static final Set<String> NAMES = Set.of("dir", "records", "partitions", "warmup-records", "wide-records", "wide-partitions",
+            "window-ms", "checkpoint-ms", "parallelism", "run-timeout-s", "push-threads", "peers", "queues", "broker", "wide", "lag-rate",
             "lag-seconds");
 
     static BenchOptions parse(String[] args) {
@@ -49,6 +51,7 @@ record BenchOptions(Path dir, int records, int partitions, int wideRecords, int 
                 Path.of(given.getOrDefault("dir", "bench/target/e2e")).toAbsolutePath(),
                 number(given, "records", 2_000_000),
                 number(given, "partitions", 200),
+                number(given, "warmup-records", 20_000),
                 number(given, "wide-records", 200_000),
                 number(given, "wide-partitions", 20_000),
                 number(given, "window-ms", 1_000),
@@ -58,10 +61,19 @@ record BenchOptions(Path dir, int records, int partitions, int wideRecords, int 
                 number(given, "push-threads", 4),
                 List.copyOf(peers),
                 List.of(given.getOrDefault("queues", "orders,refunds").split(",")),
+                brokerOwnJvm(given.getOrDefault("broker", "own-jvm")),
                 Boolean.parseBoolean(given.getOrDefault("wide", "true")),
                 number(given, "lag-rate", 2_000),
                 number(given, "lag-seconds", 60),
                 Long.toString(System.currentTimeMillis() / 1000 % 100_000_000, 36).toLowerCase(Locale.ROOT));
+    }
+
+    private static boolean brokerOwnJvm(String value) {
+        return switch (value) {
+            case "own-jvm" -> true;
+            case "same-jvm" -> false;
+            default -> throw new IllegalArgumentException("broker=" + value + " is neither own-jvm nor same-jvm: " + USAGE);
+        };
     }
 
     private static int number(Map<String, String> given, String name, int fallback) {

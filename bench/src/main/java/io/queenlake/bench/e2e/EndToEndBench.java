@@ -1,7 +1,5 @@
 package io.queenlake.bench.e2e;
 
-import io.queenlake.devstack.broker.DevBroker;
-import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
 import io.queenlake.job.config.LakeFileSystem;
@@ -34,7 +32,6 @@ import org.apache.flink.core.plugin.DirectoryBasedPluginFinder;
 public final class EndToEndBench {
 
     private static final long SEED = 42;
-    private static final int WARMUP_RECORDS = 20_000;
 
     private EndToEndBench() {}
 
@@ -53,13 +50,14 @@ public final class EndToEndBench {
         // Every invocation starts on empty buckets and without checkpoints; the broker's corpora are kept.
         deleteTree(s3Dir);
         deleteTree(options.dir().resolve("checkpoints"));
-        try (DevBroker broker = DevBroker.start(DevBrokerOptions.builder().dataDir(options.dir().resolve("broker")).build());
+        try (BrokerProcess broker = BrokerProcess.start(options.dir().resolve("broker"), options.brokerOwnJvm());
                 EmbeddedS3 s3 = EmbeddedS3.start(EmbeddedS3Options.builder().dir(s3Dir).bucket("e2e").build())) {
             Stack stack = new Stack(broker, HttpQueenClient.builder().baseUrl(broker.url().toString())
                     .requestTimeout(Duration.ofSeconds(60)).build(), s3);
             initializeFileSystems(stack);
+            System.out.println(broker.describe());
 
-            Corpus warmup = corpus(WARMUP_RECORDS, options.partitions(), options);
+            Corpus warmup = corpus(options.warmupRecords(), options.partitions(), options);
             Corpus main = corpus(options.records(), options.partitions(), options);
             Corpus wide = corpus(options.wideRecords(), options.widePartitions(), options);
             Corpus.Census warmupCensus = warmup.ensurePushed(stack.client(), options.pushThreads());

@@ -71,7 +71,7 @@ final class EndToEndRun {
         long cpuNanos;
         long peakHeap;
         long peakLiveHeap;
-        try (ProcessSampler sampler = ProcessSampler.start()) {
+        try (ProcessSampler sampler = ProcessSampler.start(stack.broker()::cpuNanos); RunProfile profile = RunProfile.start(bucket)) {
             long t0 = System.nanoTime();
             try (BenchCluster cluster = BenchCluster.submit(env)) {
                 long deadline = t0 + options.runTimeout().toNanos();
@@ -92,6 +92,7 @@ final class EndToEndRun {
                 }
                 seconds = (System.nanoTime() - t0) / 1e9;
                 sampler.close();
+                profile.close();
                 peakState = Math.max(peakState, cluster.peakStateBytes());
                 checkpoints = cluster.completedCheckpoints();
             }

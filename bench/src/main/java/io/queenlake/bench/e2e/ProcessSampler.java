@@ -5,14 +5,16 @@ import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * What one run costs this JVM: process CPU time between start and stop, the peak of used heap and
  * the peak of heap still live after a collection (the sum of the heap pools' collection usage: what
  * the run really holds, where used heap also counts garbage not collected yet), sampled every
- * {@value #SAMPLE_MS} ms by a daemon thread. The broker and the S3 server run in the
- * same JVM, so both figures include serving the fetches and storing the objects: the same for
- * every run.
+ * {@value #SAMPLE_MS} ms by a daemon thread. The CPU time includes the dev broker's, in its own
+ * JVM or this one, and the S3 server's (this JVM): serving the fetches and storing the objects, the
+ * same work for every run. The heap figures are this JVM's: with the broker in its own JVM, the
+ * pipelines' and the S3 server's alone.
  */
 final class ProcessSampler implements AutoCloseable {
 
@@ -22,6 +24,8 @@ final class ProcessSampler implements AutoCloseable {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private final long cpuAtStart;
+    private final LongSupplier brokerCpu;
+    private final long brokerCpuAtStart;
     private final Thread sampler;
     private final List<MemoryPoolMXBean> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
             .filter(p -> p.getType() == MemoryType.HEAP && p.getCollectionUsage() != null)
@@ -31,16 +35,19 @@ final class ProcessSampler implements AutoCloseable {
     private volatile boolean stopped;
     private long cpuNanos = -1;
 
-    private ProcessSampler() {
+    private ProcessSampler(LongSupplier brokerCpu) {
         System.gc(); // the last run's garbage and its collection usage are not this run's
+        this.brokerCpu = brokerCpu;
+        this.brokerCpuAtStart = brokerCpu.getAsLong();
         this.cpuAtStart = os.getProcessCpuTime();
         this.sampler = new Thread(this::sample, "e2e-heap-sampler");
         sampler.setDaemon(true);
         sampler.start();
     }
 
-    static ProcessSampler start() {
-        return new ProcessSampler();
+    /** {@code brokerCpu}: the broker's CPU time outside this JVM so far. */
+    static ProcessSampler start(LongSupplier brokerCpu) {
+        return new ProcessSampler(brokerCpu);
     }
 
     private void sample() {
@@ -63,7 +70,7 @@ final class ProcessSampler implements AutoCloseable {
     @Override
     public void close() {
         if (cpuNanos < 0) {
-            cpuNanos = os.getProcessCpuTime() - cpuAtStart;
+            cpuNanos = os.getProcessCpuTime() - cpuAtStart + brokerCpu.getAsLong() - brokerCpuAtStart;
             stopped = true;
             sampler.interrupt();
         }

@@ -1,6 +1,5 @@
 package io.queenlake.bench.e2e;
 
-import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.source.client.QueenClient;
 import io.queenlake.job.config.LakeSettings;
@@ -12,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The dev broker (with its client) and the embedded S3 server every run of one invocation shares. */
-record Stack(DevBroker broker, QueenClient client, EmbeddedS3 s3) {
+record Stack(BrokerProcess broker, QueenClient client, EmbeddedS3 s3) {
 
     String brokerUrl() {
         return broker.url().toString();
