@@ -54,11 +54,7 @@ final class JsonlLineWriter {
         b.put(TS);
         appendStamp(r.tsMicros());
         b.put(PAYLOAD);
-        if (r.payloadParsed()) {
-            appendParsedPayload(r.payload());
-        } else {
-            appendPayload(r.payload());
-        }
+        appendPayload(r);
         b.put(END);
     }
 
@@ -84,21 +80,24 @@ final class JsonlLineWriter {
         b.size = Micros.writeFraction((int) (micros - second * Micros.PER_SECOND), b.bytes, b.size + SECOND_PREFIX);
     }
 
-    /** Copies the payload into the line first and checks it there: see {@link JsonValidator}. */
-    private void appendPayload(byte[] payload) {
-        int len = payload.length;
-        if (len == 0) {
+    private void appendPayload(LogRecord r) {
+        byte[] payload = r.payload();
+        if (payload.length == 0) {
             buffer.put(NULL);
-            return;
+        } else if (!(r.payloadParsed() && spliceParsedAscii(payload))) {
+            spliceChecked(payload);
         }
+    }
+
+    /** Copies the payload into the line first and checks it there: see {@link JsonValidator}. */
+    private void spliceChecked(byte[] payload) {
         LineBuffer b = buffer;
+        int len = payload.length;
         b.ensure(len + 1); // the validator's NUL goes after the copy
         int start = b.size;
-        byte[] bytes = b.bytes;
-        System.arraycopy(payload, 0, bytes, start, len);
-        int end = start + len;
-        if (validator.isValid(bytes, start, end)) {
-            b.size = end; // its line breaks already turned into spaces
+        System.arraycopy(payload, 0, b.bytes, start, len);
+        if (validator.isValid(b.bytes, start, start + len)) {
+            b.size = start + len; // its line breaks already turned into spaces
         } else {
             JsonStringEscaper.quoteBytesInto(payload, b); // from the original: the copy may be altered
         }
@@ -107,17 +106,16 @@ final class JsonlLineWriter {
     /**
      * A payload already parsed as JSON by whoever made the record: copied, with its raw line
      * breaks (only ever whitespace there) turned into spaces, and no second check as long as it is
-     * ASCII. At the first non-ASCII byte it goes the full way of {@link #appendPayload}, because
-     * the parser that vouched for it may be laxer about UTF-8 than the lake is (overlong forms,
-     * encoded surrogates): the bytes in the lake never depend on who parsed the payload.
+     * ASCII. At the first non-ASCII byte it gives up, leaving the line as it was, for
+     * {@link #spliceChecked}: the parser that vouched for it may be laxer about UTF-8 than the
+     * lake is (overlong forms, encoded surrogates), and the bytes in the lake must never depend
+     * on who parsed the payload.
+     *
+     * @return whether the payload is in the line
      */
-    private void appendParsedPayload(byte[] payload) {
-        int len = payload.length;
-        if (len == 0) {
-            buffer.put(NULL);
-            return;
-        }
+    private boolean spliceParsedAscii(byte[] payload) {
         LineBuffer b = buffer;
+        int len = payload.length;
         b.ensure(len + Long.BYTES); // words are read up to seven bytes past the end
         int start = b.size;
         byte[] bytes = b.bytes;
@@ -132,8 +130,7 @@ final class JsonlLineWriter {
                 }
                 int c = bytes[at];
                 if (c < 0) {
-                    appendPayload(payload); // overwrites the copy from start
-                    return;
+                    return false; // size unchanged: the copy is overwritten
                 }
                 if (c == '\n' || c == '\r') {
                     bytes[at] = ' ';
@@ -144,6 +141,7 @@ final class JsonlLineWriter {
             }
         }
         b.size = end;
+        return true;
     }
 
     private static byte[] ascii(String s) {
