@@ -135,9 +135,7 @@ final class JsonlLineWriter {
                 if (c == '\n' || c == '\r') {
                     bytes[at] = ' ';
                 }
-                // a borrow can only flag bytes after a true hit, so the rest of the word is tested again
-                int seen = at + 1 - p;
-                hits = seen == Long.BYTES ? 0 : StringStops.controlsOrHigh(StringStops.word(bytes, p)) & (-1L << (seen << 3));
+                hits &= hits - 1; // a borrow may flag a later byte falsely: it is only read, never missed
             }
         }
         b.size = end;

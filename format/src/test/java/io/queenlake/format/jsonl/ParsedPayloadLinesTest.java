@@ -115,6 +115,14 @@ class ParsedPayloadLinesTest {
     }
 
     @Test
+    void aParsedAsciiPayloadIsTrustedNotCheckedAgain() throws IOException {
+        // Garbage in, garbage out: the flag is a promise its maker keeps (QueenSource's fetch decoder does).
+        assertThat(line(utf8("[1,\n]"))).isEqualTo(expected("[1, ]"));
+        assertThat(new String(encode(List.of(rec(7, utf8("[1,\n]"), false))), StandardCharsets.UTF_8))
+                .isEqualTo(expected("\"[1,\\n]\""));
+    }
+
+    @Test
     void anEmptyParsedPayloadIsNull() throws IOException {
         assertThat(line(new byte[0])).isEqualTo(expected("null"));
     }

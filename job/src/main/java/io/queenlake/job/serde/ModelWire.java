@@ -19,7 +19,9 @@ import org.apache.flink.types.StringValue;
  * <p>A payload's length is written complemented ({@code ~length}, negative) when the record says
  * its payload was parsed already ({@link LogRecord#payloadParsed}). State written before that
  * flag existed has only non-negative lengths and reads back as unparsed: the encoder then checks
- * those payloads itself and writes the same bytes.
+ * those payloads itself and writes the same bytes. The serializers' snapshots did not change
+ * version because every earlier form reads as it is; there is no way back, though: an older
+ * queen-lake cannot restore a savepoint taken by this one (it refuses the negative length).
  */
 final class ModelWire {
 

@@ -3,9 +3,13 @@ package io.queenlake.job.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.window.WindowInput;
+import io.queenlake.job.window.ClosedWindow;
 import io.queenlake.source.QueueRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.types.StringValue;
@@ -38,6 +42,20 @@ class PayloadParsedWireTest {
         assertThat(parsedBack.record().payload()).isEqualTo(PAYLOAD);
         assertThat(uncheckedBack.record().payloadParsed()).isFalse();
         assertThat(uncheckedBack.record().payload()).isEqualTo(PAYLOAD);
+    }
+
+    @Test
+    void aClosedWindowKeepsEachRecordsParsedFact() throws IOException {
+        WindowInput input = new WindowInput("t", "orders", 1, 0, 100, List.of(
+                new LogRecord("cust-1", "id", 0, "t", 9, PAYLOAD, true),
+                new LogRecord("cust-1", "id", 1, "t", 9, PAYLOAD, false)), List.of());
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        ClosedWindowSerializer.INSTANCE.serialize(new ClosedWindow(input, Optional.empty()), out);
+
+        ClosedWindow back = ClosedWindowSerializer.INSTANCE.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+
+        assertThat(back.window().records()).extracting(LogRecord::payloadParsed).containsExactly(true, false);
+        assertThat(back.window().records()).isEqualTo(input.records());
     }
 
     @Test
