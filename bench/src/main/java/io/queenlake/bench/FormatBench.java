@@ -102,13 +102,17 @@ public final class FormatBench {
 
     /**
      * What entitles the corpus to be marked as QueenSource marks its records: every payload parses
-     * as one JSON value with Jackson's strict defaults, the parser of QueenSource's fetch decoder.
+     * as one JSON value with Jackson's strict defaults. QueenSource's fetch decoder uses the same
+     * parser on the payload inside the broker's answer (its source test
+     * DecodedPayloadsEncodeAlikeTest checks that whatever it lets through encodes alike).
      */
     private static void requireJsonValues(List<LogRecord> corpus) throws IOException {
         JsonFactory json = new JsonFactory();
         for (LogRecord r : corpus) {
             try (JsonParser parser = json.createParser(r.payload())) {
-                parser.nextToken();
+                if (parser.nextToken() == null) {
+                    throw new IllegalStateException("the corpus holds an empty payload: " + r);
+                }
                 parser.skipChildren();
                 if (parser.nextToken() != null) {
                     throw new IllegalStateException("the corpus holds a payload that is not one JSON value: " + r);

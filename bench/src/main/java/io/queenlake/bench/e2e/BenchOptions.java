@@ -47,7 +47,7 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
             peers.add(java.util.Arrays.stream(Peer.values()).filter(p -> p.id.equals(id.trim())).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("peer '" + id + "' is unknown: " + USAGE)));
         }
-        return new BenchOptions(
+        BenchOptions options = new BenchOptions(
                 Path.of(given.getOrDefault("dir", "bench/target/e2e")).toAbsolutePath(),
                 number(given, "records", 2_000_000),
                 number(given, "partitions", 200),
@@ -66,6 +66,15 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
                 number(given, "lag-rate", 2_000),
                 number(given, "lag-seconds", 60),
                 Long.toString(System.currentTimeMillis() / 1000 % 100_000_000, 36).toLowerCase(Locale.ROOT));
+        // A corpus is named by its size: two of one size would share queues, buckets and commit pointers.
+        if (options.warmupRecords() == options.records()) {
+            throw new IllegalArgumentException("warmup-records must differ from records (" + options.records()
+                    + "): the warm-up corpus would be the main one");
+        }
+        if (options.wideRecords() == options.records() && options.widePartitions() == options.partitions()) {
+            throw new IllegalArgumentException("the wide corpus (wide-records, wide-partitions) must differ from the main one");
+        }
+        return options;
     }
 
     private static boolean brokerOwnJvm(String value) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -75,6 +76,7 @@ abstract class BrokerProcess implements AutoCloseable {
         }
 
         static Own start(Path dataDir) throws IOException, InterruptedException, TimeoutException {
+            Files.createDirectories(dataDir);
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             Process process = new ProcessBuilder(List.of(java, "-Xms6g", "-Xmx6g",
                             "-Xlog:gc:file=" + dataDir.resolveSibling("broker-gc.log"), "-cp", System.getProperty("java.class.path"),
@@ -90,10 +92,21 @@ abstract class BrokerProcess implements AutoCloseable {
                 drain.setDaemon(true);
                 drain.start();
                 return new Own(process, url);
-            } catch (java.util.concurrent.ExecutionException | TimeoutException e) {
-                process.destroyForcibly();
+            } catch (Exception | Error e) {
+                stop(process);
+                if (e instanceof InterruptedException interrupted) {
+                    throw interrupted;
+                }
                 throw new IllegalStateException("the dev broker's JVM did not start listening within " + STARTUP
-                        + "; see " + dataDir.resolveSibling("broker-stderr.log"), e);
+                        + " (" + e + "); see " + dataDir.resolveSibling("broker-stderr.log"), e);
+            }
+        }
+
+        private static void stop(Process process) throws InterruptedException {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(30, TimeUnit.SECONDS);
             }
         }
 
@@ -112,8 +125,9 @@ abstract class BrokerProcess implements AutoCloseable {
                 for (String line; (line = out.readLine()) != null; ) {
                     int at = line.indexOf(LISTENING);
                     if (at >= 0) {
-                        String rest = line.substring(at + LISTENING.length());
-                        return URI.create(rest.substring(0, rest.indexOf(' ')));
+                        String rest = line.substring(at + LISTENING.length()).strip();
+                        int space = rest.indexOf(' ');
+                        return URI.create(space < 0 ? rest : rest.substring(0, space));
                     }
                 }
                 throw new IllegalStateException("the dev broker's JVM ended before it listened");
@@ -129,7 +143,12 @@ abstract class BrokerProcess implements AutoCloseable {
 
         @Override
         long cpuNanos() {
-            return process.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the dev broker's JVM has stopped (exit " + process.exitValue()
+                        + "): its CPU time is unknown, so no figure of this run is; see broker-stderr.log in the data dir");
+            }
+            return process.toHandle().info().totalCpuDuration().map(Duration::toNanos).orElseThrow(() ->
+                    new IllegalStateException("this platform does not tell a child process's CPU time: run with broker=same-jvm"));
         }
 
         @Override
@@ -139,10 +158,7 @@ abstract class BrokerProcess implements AutoCloseable {
 
         @Override
         public void close() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
+            stop(process);
         }
     }
 }

@@ -86,7 +86,7 @@ public final class EndToEndBench {
     private static void runAll(Stack stack, Corpus corpus, Corpus.Census census, BenchOptions options, boolean print)
             throws Exception {
         long payload = corpus.payloadBytes();
-        EndToEndRun runs = new EndToEndRun(stack, corpus, census, payload, options);
+        EndToEndRun runs = new EndToEndRun(stack, corpus, census, payload, options, print);
         Map<Peer, RunResult> results = new EnumMap<>(Peer.class);
         for (Peer peer : options.peers()) {
             RunResult r = runs.run(peer);

@@ -42,8 +42,12 @@ final class EndToEndRun {
     private final Corpus.Census census;
     private final long payloadBytes;
     private final BenchOptions options;
+    private final boolean profiled;
 
-    EndToEndRun(Stack stack, Corpus corpus, Corpus.Census census, long payloadBytes, BenchOptions options) {
+    /** {@code profiled}: whether {@link RunProfile} may profile these runs (never the warm-up's). */
+    EndToEndRun(Stack stack, Corpus corpus, Corpus.Census census, long payloadBytes, BenchOptions options,
+            boolean profiled) {
+        this.profiled = profiled;
         this.stack = stack;
         this.corpus = corpus;
         this.census = census;
@@ -71,7 +75,7 @@ final class EndToEndRun {
         long cpuNanos;
         long peakHeap;
         long peakLiveHeap;
-        try (ProcessSampler sampler = ProcessSampler.start(stack.broker()::cpuNanos); RunProfile profile = RunProfile.start(bucket)) {
+        try (ProcessSampler sampler = ProcessSampler.start(stack.broker()::cpuNanos); RunProfile profile = RunProfile.start(bucket, profiled)) {
             long t0 = System.nanoTime();
             try (BenchCluster cluster = BenchCluster.submit(env)) {
                 long deadline = t0 + options.runTimeout().toNanos();

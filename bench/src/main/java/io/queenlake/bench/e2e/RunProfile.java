@@ -8,9 +8,10 @@ import one.profiler.AsyncProfiler;
 /**
  * An async-profiler CPU profile of one measured run only, from the moment its clock starts to the
  * moment the corpus is committed: a profile of the whole JVM would mostly show loading the corpus,
- * the JIT and reading the lake back. Off unless {@code -Dbench.profile=<dir>} is given; the
- * library comes from {@code -Dbench.profile.lib} (see README). Writes
- * {@code <dir>/<bucket>.collapsed}: one line per thread and stack, thread name first.
+ * the JIT and reading the lake back. Off unless {@code -Dbench.profile=<dir>} is given, and
+ * never for warm-up runs; the library comes from {@code -Dbench.profile.lib} (see README). Writes
+ * {@code <dir>/<bucket>.collapsed}: one line per thread and stack, thread name first. It samples
+ * this JVM only: with the broker in its own JVM, the broker's share of the run's CPU is not in it.
  */
 final class RunProfile implements AutoCloseable {
 
@@ -19,14 +20,15 @@ final class RunProfile implements AutoCloseable {
 
     private final AsyncProfiler profiler;
     private final Path file;
+    private boolean closed;
 
     private RunProfile(AsyncProfiler profiler, Path file) {
         this.profiler = profiler;
         this.file = file;
     }
 
-    static RunProfile start(String bucket) throws IOException {
-        if (DIR == null) {
+    static RunProfile start(String bucket, boolean measured) throws IOException {
+        if (DIR == null || !measured) {
             return new RunProfile(null, null);
         }
         Path dir = Path.of(DIR);
@@ -39,7 +41,8 @@ final class RunProfile implements AutoCloseable {
     /** Stops the profile and writes it; a second call does nothing. */
     @Override
     public void close() throws IOException {
-        if (profiler != null && !Files.exists(file)) {
+        if (profiler != null && !closed) {
+            closed = true;
             profiler.execute("stop,collapsed,file=" + file);
             System.out.println("  CPU profile of the run: " + file);
         }
