@@ -25,6 +25,8 @@ import org.apache.flink.types.StringValue;
  */
 final class ModelWire {
 
+    private static final SharedNames NAMES = new SharedNames();
+
     private ModelWire() {}
 
     static void writeQueueRecord(QueueRecord r, DataOutputView out) throws IOException {
@@ -37,7 +39,7 @@ final class ModelWire {
     }
 
     static QueueRecord readQueueRecord(DataInputView in) throws IOException {
-        String queue = StringValue.readString(in);
+        String queue = NAMES.share(StringValue.readString(in));
         LogRecord record = readLogRecord(in);
         int lostCount = count(in, "lost ranges");
         List<LostRange> lost = new ArrayList<>(lostCount);
@@ -59,8 +61,8 @@ final class ModelWire {
     }
 
     static LogRecord readLogRecord(DataInputView in) throws IOException {
-        String partition = StringValue.readString(in);
-        String partitionId = StringValue.readString(in);
+        String partition = NAMES.share(StringValue.readString(in));
+        String partitionId = NAMES.share(StringValue.readString(in));
         long offset = in.readLong();
         String transactionId = StringValue.readString(in);
         long ts = in.readLong();
