@@ -13,15 +13,30 @@ import java.util.OptionalLong;
  * emitted goes to the fetcher thread, which pauses splits one window ahead of it: in a backfill
  * the fetcher waits on this watermark, so it is recomputed often (a walk of 10,000 splits costs
  * well under a millisecond; at 50 ms the read path ran at about two thirds of its speed).
+ *
+ * <p>Before the frontier gives a watermark the reader emits {@link #NOTHING_YET} once, so that
+ * Flink's watermark alignment counts it from its first poll (see there).
  */
 final class ReaderWatermarks {
 
     static final long RECOMPUTE_EVERY_MS = 10;
 
+    /**
+     * The watermark a reader emits before it knows one: it promises nothing a broker stamp could
+     * break. Flink's watermark alignment leaves out a reader that has emitted no watermark, and each
+     * reader paces its splits by its own watermark only, so while one reader waits for its first
+     * records (a slow first fetch, a stalled broker) the others would read on unchecked, and all they
+     * emit would wait in the windows downstream, whose watermark this reader holds at the bottom.
+     * Emitted, it is reported, and the others pause one window above it until this reader catches up.
+     */
+    static final long NOTHING_YET = Long.MIN_VALUE + 1;
+
     private final Frontier frontier;
     private final PassExchange exchange;
     private final QueenSourceMetrics metrics;
     private long emitted = Long.MIN_VALUE;
+    /** Whether {@link #NOTHING_YET} went out, so Flink's alignment counts this reader. */
+    private boolean counted;
     private boolean dirty;
     private long lastComputedNanos = System.nanoTime();
 
@@ -63,6 +78,10 @@ final class ReaderWatermarks {
      * the frontier may be walked less often.
      */
     OptionalLong advance(boolean streaming) {
+        if (!counted) {
+            counted = true;
+            return OptionalLong.of(NOTHING_YET); // not published: the fetcher paces by real watermarks only
+        }
         if (!dirty) {
             return OptionalLong.empty();
         }

@@ -54,6 +54,11 @@ final class RecordingReaderOutput implements ReaderOutput<QueueRecord> {
         closed.clear();
     }
 
+    /** The watermarks from the broker's clock, without the reader's first one that promises nothing. */
+    List<Long> clockWatermarks() {
+        return watermarks.stream().filter(w -> w != ReaderWatermarks.NOTHING_YET).toList();
+    }
+
     long lastWatermark() {
         return watermarks.isEmpty() ? Long.MIN_VALUE : watermarks.get(watermarks.size() - 1);
     }
