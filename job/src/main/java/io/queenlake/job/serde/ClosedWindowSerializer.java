@@ -14,7 +14,6 @@ import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-import org.apache.flink.types.StringValue;
 
 /**
  * The serializer of the window operator's output, the lake sink's input: the window (tenant,
@@ -59,8 +58,8 @@ public final class ClosedWindowSerializer extends TypeSerializerSingleton<Closed
     @Override
     public void serialize(ClosedWindow value, DataOutputView out) throws IOException {
         WindowInput w = value.window();
-        StringValue.writeString(w.tenant(), out);
-        StringValue.writeString(w.queue(), out);
+        WireStrings.write(w.tenant(), out);
+        WireStrings.write(w.queue(), out);
         out.writeLong(w.k());
         out.writeLong(w.tStart());
         out.writeLong(w.tEnd());
@@ -86,8 +85,8 @@ public final class ClosedWindowSerializer extends TypeSerializerSingleton<Closed
 
     @Override
     public ClosedWindow deserialize(DataInputView in) throws IOException {
-        String tenant = StringValue.readString(in);
-        String queue = StringValue.readString(in);
+        String tenant = WireStrings.read(in);
+        String queue = WireStrings.read(in);
         long k = in.readLong();
         long tStart = in.readLong();
         long tEnd = in.readLong();

@@ -9,11 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-import org.apache.flink.types.StringValue;
 
 /**
  * The binary form of the lake model values in Flink state and on the wire between tasks: strings
- * as Flink's length-prefixed UTF ({@link StringValue}, no 64 KiB limit), payloads as
+ * in the bytes of Flink's {@code StringValue} ({@link WireStrings}, no 64 KiB limit), payloads as
  * length-prefixed raw bytes, lists as a count then their elements. No Kryo, no reflection.
  *
  * <p>A payload's length is written complemented ({@code ~length}, negative) when the record says
@@ -30,7 +29,7 @@ final class ModelWire {
     private ModelWire() {}
 
     static void writeQueueRecord(QueueRecord r, DataOutputView out) throws IOException {
-        StringValue.writeString(r.queue(), out);
+        WireStrings.write(r.queue(), out);
         writeLogRecord(r.record(), out);
         out.writeInt(r.lostBefore().size());
         for (LostRange lost : r.lostBefore()) {
@@ -39,7 +38,7 @@ final class ModelWire {
     }
 
     static QueueRecord readQueueRecord(DataInputView in) throws IOException {
-        String queue = NAMES.share(StringValue.readString(in));
+        String queue = NAMES.share(WireStrings.read(in));
         LogRecord record = readLogRecord(in);
         int lostCount = count(in, "lost ranges");
         List<LostRange> lost = new ArrayList<>(lostCount);
@@ -50,10 +49,10 @@ final class ModelWire {
     }
 
     static void writeLogRecord(LogRecord r, DataOutputView out) throws IOException {
-        StringValue.writeString(r.partition(), out);
-        StringValue.writeString(r.partitionId(), out);
+        WireStrings.write(r.partition(), out);
+        WireStrings.write(r.partitionId(), out);
         out.writeLong(r.offset());
-        StringValue.writeString(r.transactionId(), out);
+        WireStrings.write(r.transactionId(), out);
         out.writeLong(r.tsMicros());
         byte[] payload = r.payload();
         out.writeInt(r.payloadParsed() ? ~payload.length : payload.length);
@@ -61,10 +60,10 @@ final class ModelWire {
     }
 
     static LogRecord readLogRecord(DataInputView in) throws IOException {
-        String partition = NAMES.share(StringValue.readString(in));
-        String partitionId = NAMES.share(StringValue.readString(in));
+        String partition = NAMES.share(WireStrings.read(in));
+        String partitionId = NAMES.share(WireStrings.read(in));
         long offset = in.readLong();
-        String transactionId = StringValue.readString(in);
+        String transactionId = WireStrings.read(in);
         long ts = in.readLong();
         int length = in.readInt();
         boolean parsed = length < 0;
@@ -74,23 +73,23 @@ final class ModelWire {
     }
 
     static void writeLostRange(LostRange lost, DataOutputView out) throws IOException {
-        StringValue.writeString(lost.partition(), out);
+        WireStrings.write(lost.partition(), out);
         out.writeLong(lost.from());
         out.writeLong(lost.to());
     }
 
     static LostRange readLostRange(DataInputView in) throws IOException {
-        return new LostRange(StringValue.readString(in), in.readLong(), in.readLong());
+        return new LostRange(WireStrings.read(in), in.readLong(), in.readLong());
     }
 
     static void writePosition(CheckpointDoc.Position p, DataOutputView out) throws IOException {
-        StringValue.writeString(p.partition(), out);
+        WireStrings.write(p.partition(), out);
         out.writeLong(p.offset());
-        StringValue.writeString(p.partitionId(), out);
+        WireStrings.write(p.partitionId(), out);
     }
 
     static CheckpointDoc.Position readPosition(DataInputView in) throws IOException {
-        return new CheckpointDoc.Position(StringValue.readString(in), in.readLong(), StringValue.readString(in));
+        return new CheckpointDoc.Position(WireStrings.read(in), in.readLong(), WireStrings.read(in));
     }
 
     /** A list or byte count; a negative one means the bytes are not what this serializer wrote. */
