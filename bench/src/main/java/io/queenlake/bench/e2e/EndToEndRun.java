@@ -1,5 +1,6 @@
 package io.queenlake.bench.e2e;
 
+import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;
@@ -68,6 +69,7 @@ final class EndToEndRun {
                 options.dir().resolve("checkpoints").resolve(bucket));
         build(env, peer, settings);
         BucketFolder folder = new BucketFolder(stack.bucketDir(bucket));
+        ManifestWatch manifests = manifestWatch(settings);
         long peakState = 0;
         Map<String, Long> stateByTask = new LinkedHashMap<>();
         long checkpoints;
@@ -80,7 +82,7 @@ final class EndToEndRun {
             try (BenchCluster cluster = BenchCluster.submit(env)) {
                 long deadline = t0 + options.runTimeout().toNanos();
                 long lastStatePoll = 0;
-                while (!committed(peer, settings, folder)) {
+                while (!committed(peer, settings, folder, manifests)) {
                     cluster.assertRunning();
                     if (System.nanoTime() > deadline) {
                         throw new IllegalStateException(peer.label + " did not commit the corpus " + corpus.name()
@@ -161,12 +163,24 @@ final class EndToEndRun {
         records.sinkTo(sink).name("FileSink").uid("file-sink");
     }
 
-    private boolean committed(Peer peer, LakeSettings settings, BucketFolder folder) throws Exception {
+    private ManifestWatch manifestWatch(LakeSettings settings) {
+        Map<String, SidecarKeys> sidecars = new LinkedHashMap<>();
+        for (String queue : corpus.queues()) {
+            sidecars.put(queue, new SidecarKeys(settings.prefix(), settings.tenant(), queue));
+        }
+        return new ManifestWatch(stack.bucketDir(settings.bucket()), sidecars);
+    }
+
+    private boolean committed(Peer peer, LakeSettings settings, BucketFolder folder, ManifestWatch manifests)
+            throws Exception {
         if (peer == Peer.CEILING) {
             return CountingSink.count(settings.sink()) >= census.records();
         }
         if (peer.fileSink()) {
             return folder.recordsInParts(peer.partSuffix()) >= census.records();
+        }
+        if (!manifests.reachesPast(census.lastStamps())) {
+            return false;
         }
         PointerStore pointers = new PointerStore(stack.client(), settings.sink());
         for (String queue : corpus.queues()) {
