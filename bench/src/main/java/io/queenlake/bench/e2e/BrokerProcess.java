@@ -78,7 +78,7 @@ abstract class BrokerProcess implements AutoCloseable {
         static Own start(Path dataDir) throws IOException, InterruptedException, TimeoutException {
             Files.createDirectories(dataDir);
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process process = new ProcessBuilder(List.of(java, "-Xms6g", "-Xmx6g",
+            Process process = new ProcessBuilder(List.of(java, "-Xms6g", "-Xmx6g", "-XX:+AlwaysPreTouch",
                             "-Xlog:gc:file=" + dataDir.resolveSibling("broker-gc.log"), "-cp", System.getProperty("java.class.path"),
                             "io.queenlake.job.cli.Main", "dev-broker", "--port", "0", "--data-dir", dataDir.toString()))
                     .redirectError(dataDir.resolveSibling("broker-stderr.log").toFile())

@@ -46,6 +46,11 @@ public final class EndToEndBench {
         }
         System.setProperty("aws.java.v1.disableDeprecationAnnouncement", "true");
         System.out.println(machine());
+        if (!ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-XX:+AlwaysPreTouch")) {
+            // Measured: without it the first run that grows the young generation paid 5-6 CPU s per M records more.
+            System.out.println("warning: the heap is not pre-touched (-XX:+AlwaysPreTouch): whichever run first grows the"
+                    + " heap pays the kernel's page faults for it, and the ratios carry that (bench/README.md)");
+        }
         Path s3Dir = options.dir().resolve("s3");
         // Every invocation starts on empty buckets and without checkpoints; the broker's corpora are kept.
         deleteTree(s3Dir);
