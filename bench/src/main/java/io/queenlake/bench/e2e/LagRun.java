@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -18,7 +19,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * The lag run: queen-lake JSONL+zstd running from an empty pair of queues while a producer pushes
  * at a steady rate; each pushed batch is committed once both queues' pointers have {@code tEnd}
  * above the time its push was answered (the broker stamped it no later), and its push-to-commit
- * latency is from the moment it was sent to the poll that saw that pointer.
+ * latency is from the moment it was sent to the poll that saw that pointer. The producer goes on
+ * pushing, unmeasured, until every measured batch is committed: the run measures a steady stream,
+ * and the last measured batch never waits for a window after its last record that no record would
+ * ever open (its answer may come back a millisecond into it), nor for the end of a quiet spell.
  */
 final class LagRun {
 
@@ -58,36 +62,42 @@ final class LagRun {
                 cluster.assertRunning();
                 Thread.sleep(POLL_MS);
             }
-            Thread producer = new Thread(() -> produce(queues, perBatch, batches, pushed, producerFailure), "e2e-lag-producer");
+            AtomicBoolean measured = new AtomicBoolean();
+            Thread producer = new Thread(() -> produce(queues, perBatch, batches, pushed, measured, producerFailure),
+                    "e2e-lag-producer");
             producer.start();
-            PointerStore pointers = new PointerStore(stack.client(), settings.sink());
-            int committedBatches = 0;
-            long deadline = System.nanoTime() + (options.lagSeconds() + 120) * 1_000_000_000L;
-            while (committedBatches < batches) {
-                if (producerFailure.get() != null) {
-                    throw new IllegalStateException("the lag run's producer failed", producerFailure.get());
-                }
-                cluster.assertRunning();
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the lag run committed " + committedBatches + " of " + batches
-                            + " batches within " + (options.lagSeconds() + 120) + " s");
-                }
-                long covered = Long.MAX_VALUE;
-                for (String queue : queues) {
-                    Committed c = pointers.read(queue).pointer().orElse(null);
-                    covered = Math.min(covered, c == null ? 0 : c.tEnd());
-                }
-                long now = System.nanoTime();
-                for (Batch b; (b = pushed.peek()) != null && b.answeredMicros() < covered; pushed.poll()) {
-                    double ms = (now - b.sentNanos()) / 1e6;
-                    for (int i = 0; i < b.records(); i++) {
-                        latencies.add(ms);
+            try {
+                PointerStore pointers = new PointerStore(stack.client(), settings.sink());
+                int committedBatches = 0;
+                long deadline = System.nanoTime() + (options.lagSeconds() + 120) * 1_000_000_000L;
+                while (committedBatches < batches) {
+                    if (producerFailure.get() != null) {
+                        throw new IllegalStateException("the lag run's producer failed", producerFailure.get());
                     }
-                    committedBatches++;
+                    cluster.assertRunning();
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("the lag run committed " + committedBatches + " of " + batches
+                                + " batches within " + (options.lagSeconds() + 120) + " s");
+                    }
+                    long covered = Long.MAX_VALUE;
+                    for (String queue : queues) {
+                        Committed c = pointers.read(queue).pointer().orElse(null);
+                        covered = Math.min(covered, c == null ? 0 : c.tEnd());
+                    }
+                    long now = System.nanoTime();
+                    for (Batch b; (b = pushed.peek()) != null && b.answeredMicros() < covered; pushed.poll()) {
+                        double ms = (now - b.sentNanos()) / 1e6;
+                        for (int i = 0; i < b.records(); i++) {
+                            latencies.add(ms);
+                        }
+                        committedBatches++;
+                    }
+                    Thread.sleep(POLL_MS);
                 }
-                Thread.sleep(POLL_MS);
+            } finally {
+                measured.set(true); // also when the run failed: the producer must not push on
+                producer.join();
             }
-            producer.join();
         }
         double[] sorted = latencies.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         return new Lag(sorted.length, options.lagSeconds(), options.windowMs(), options.checkpointInterval().toMillis(),
@@ -95,14 +105,17 @@ final class LagRun {
                 sorted[sorted.length - 1]);
     }
 
-    /** Pushes {@code batches} batches of {@code perBatch} records, one every {@value #PUSH_EVERY_MS} ms on a fixed schedule. */
+    /**
+     * Pushes batches of {@code perBatch} records, one every {@value #PUSH_EVERY_MS} ms on a fixed
+     * schedule: the first {@code batches} measured, the rest only until {@code measured} is set.
+     */
     private void produce(List<String> queues, int perBatch, int batches, ConcurrentLinkedQueue<Batch> pushed,
-            AtomicReference<Throwable> failure) {
+            AtomicBoolean measured, AtomicReference<Throwable> failure) {
         try {
             OrderPayloads payloads = new OrderPayloads(7);
             long start = System.nanoTime();
             int n = 0;
-            for (int b = 0; b < batches; b++) {
+            for (int b = 0; b < batches || !measured.get(); b++) {
                 long due = start + b * PUSH_EVERY_MS * 1_000_000L;
                 long wait = due - System.nanoTime();
                 if (wait > 0) {
@@ -115,7 +128,9 @@ final class LagRun {
                 }
                 long sent = System.nanoTime();
                 stack.client().push(items);
-                pushed.add(new Batch(sent, wallMicros(), perBatch));
+                if (b < batches) {
+                    pushed.add(new Batch(sent, wallMicros(), perBatch));
+                }
             }
         } catch (Throwable t) {
             failure.set(t);
