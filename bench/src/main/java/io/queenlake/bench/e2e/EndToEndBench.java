@@ -1,5 +1,6 @@
 package io.queenlake.bench.e2e;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
 import io.queenlake.job.config.LakeFileSystem;
@@ -46,7 +47,8 @@ public final class EndToEndBench {
         }
         System.setProperty("aws.java.v1.disableDeprecationAnnouncement", "true");
         System.out.println(machine());
-        if (!ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-XX:+AlwaysPreTouch")) {
+        if (!ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption("AlwaysPreTouch").getValue()
+                .equals("true")) {
             // Measured: without it the first run that grows the young generation paid 5-6 CPU s per M records more.
             System.out.println("warning: the heap is not pre-touched (-XX:+AlwaysPreTouch): whichever run first grows the"
                     + " heap pays the kernel's page faults for it, and the ratios carry that (bench/README.md)");

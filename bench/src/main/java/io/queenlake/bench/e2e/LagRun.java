@@ -62,8 +62,8 @@ final class LagRun {
                 cluster.assertRunning();
                 Thread.sleep(POLL_MS);
             }
-            AtomicBoolean measured = new AtomicBoolean();
-            Thread producer = new Thread(() -> produce(queues, perBatch, batches, pushed, measured, producerFailure),
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread producer = new Thread(() -> produce(queues, perBatch, batches, pushed, stop, producerFailure),
                     "e2e-lag-producer");
             producer.start();
             try {
@@ -95,7 +95,7 @@ final class LagRun {
                     Thread.sleep(POLL_MS);
                 }
             } finally {
-                measured.set(true); // also when the run failed: the producer must not push on
+                stop.set(true); // every measured batch is committed, or the run failed: no more pushes either way
                 producer.join();
             }
         }
@@ -107,15 +107,15 @@ final class LagRun {
 
     /**
      * Pushes batches of {@code perBatch} records, one every {@value #PUSH_EVERY_MS} ms on a fixed
-     * schedule: the first {@code batches} measured, the rest only until {@code measured} is set.
+     * schedule until {@code stop} is set, the first {@code batches} of them measured.
      */
     private void produce(List<String> queues, int perBatch, int batches, ConcurrentLinkedQueue<Batch> pushed,
-            AtomicBoolean measured, AtomicReference<Throwable> failure) {
+            AtomicBoolean stop, AtomicReference<Throwable> failure) {
         try {
             OrderPayloads payloads = new OrderPayloads(7);
             long start = System.nanoTime();
             int n = 0;
-            for (int b = 0; b < batches || !measured.get(); b++) {
+            for (int b = 0; !stop.get(); b++) {
                 long due = start + b * PUSH_EVERY_MS * 1_000_000L;
                 long wait = due - System.nanoTime();
                 if (wait > 0) {

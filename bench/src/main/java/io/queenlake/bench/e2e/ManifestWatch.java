@@ -25,6 +25,8 @@ final class ManifestWatch {
     private final Map<String, SidecarKeys> sidecars;
     /** The newest manifest's {@code k} and {@code tEnd} read so far, per queue. */
     private final Map<String, long[]> newest = new HashMap<>();
+    /** Why the newest manifest of a queue could not be read at the last look, if it could not. */
+    private String unreadable = "";
 
     ManifestWatch(Path bucketDir, Map<String, SidecarKeys> sidecarsByQueue) {
         this.bucketDir = bucketDir;
@@ -40,6 +42,11 @@ final class ManifestWatch {
             }
         }
         return true;
+    }
+
+    /** What kept the last look from reading a manifest, or empty. */
+    String problem() {
+        return unreadable;
     }
 
     private long[] refresh(String queue, SidecarKeys keys) throws IOException {
@@ -69,8 +76,12 @@ final class ManifestWatch {
             byte[] json = Files.readAllBytes(bucketDir.resolve(keys.manifest(newestK)));
             long[] read = {newestK, ManifestJson.read(json).tEnd()};
             newest.put(queue, read);
+            unreadable = "";
             return read;
-        } catch (NoSuchFileException | RuntimeException stillBeingWritten) {
+        } catch (NoSuchFileException | RuntimeException e) {
+            // The server renames a finished object into place, so this is not a half-written file:
+            // remembered for the run's timeout message, in case it never clears.
+            unreadable = "manifest " + keys.manifest(newestK) + " unreadable: " + e;
             return known;
         }
     }

@@ -20,6 +20,8 @@ final class WireStrings {
     private static final int HIGH_BIT = 0x80;
     /** Scratch buffers above this size are not kept for the thread. */
     private static final int KEPT_BYTES = 1 << 12;
+    /** Longer strings are rare (no name is this long): StringValue writes them, without a 3x buffer. */
+    private static final int BUFFERED_CHARS = 1 << 16;
     private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[256]);
 
     private WireStrings() {}
@@ -30,6 +32,10 @@ final class WireStrings {
             return;
         }
         int length = s.length();
+        if (length > BUFFERED_CHARS) {
+            StringValue.writeString(s, out);
+            return;
+        }
         // A length varint takes at most 5 bytes, a char at most 3.
         byte[] buf = scratch(5 + 3 * length);
         int n = putVarint(buf, 0, length + 1);

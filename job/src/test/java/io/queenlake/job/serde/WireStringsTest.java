@@ -27,7 +27,8 @@ class WireStringsTest {
                 "caf\u00e9", "\u00ff", "\u0100", "\u3fff", "\u4000", "\u65e5\u672c", "\uffff",
                 "\ud83d\ude00 emoji", "lone \ud800 high", "lone \udc00 low", "?\ud800?", "ascii then \u00e9",
                 "\u00e9 then ascii", "x".repeat(126), "x".repeat(127), "x".repeat(128), "x".repeat(16_382),
-                "x".repeat(16_383), "x".repeat(16_384), "\u00e9".repeat(5_000), "y".repeat(300) + "\u4e2d"));
+                "x".repeat(16_383), "x".repeat(16_384), "\u00e9".repeat(5_000), "y".repeat(300) + "\u4e2d",
+                "z".repeat(65_536), "z".repeat(65_537) + "\u00e9", "w".repeat(2_097_150), "w".repeat(2_097_151)));
         SplittableRandom random = new SplittableRandom(7);
         for (int i = 0; i < 3_000; i++) {
             StringBuilder s = new StringBuilder();
@@ -98,6 +99,22 @@ class WireStringsTest {
         DataInputViewStreamWrapper in = new DataInputViewStreamWrapper(new ByteArrayInputStream(stream.toByteArray()));
         for (String s : all) {
             assertThat(StringValue.readString(in)).isEqualTo(s);
+            assertThat(in.readByte()).isEqualTo((byte) 0x7e);
+        }
+    }
+
+    @Test
+    void whatStringValueWroteToAStreamReadsBackWholeFromIt() throws IOException {
+        ByteArrayOutputStream stream = new ByteArrayOutputStream();
+        DataOutputViewStreamWrapper out = new DataOutputViewStreamWrapper(stream);
+        List<String> all = strings();
+        for (String s : all) {
+            StringValue.writeString(s, out);
+            out.writeByte(0x7e);
+        }
+        DataInputViewStreamWrapper in = new DataInputViewStreamWrapper(new ByteArrayInputStream(stream.toByteArray()));
+        for (String s : all) {
+            assertThat(WireStrings.read(in)).isEqualTo(s);
             assertThat(in.readByte()).isEqualTo((byte) 0x7e);
         }
     }
