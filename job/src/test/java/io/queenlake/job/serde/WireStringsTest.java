@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataInputViewStreamWrapper;
 import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.core.memory.DataOutputViewStreamWrapper;
 import org.apache.flink.types.StringValue;
 import org.junit.jupiter.api.Test;
@@ -87,36 +89,40 @@ class WireStringsTest {
         assertThat(in.available()).isZero();
     }
 
-    @Test
-    void whatThisWroteStringValueReadsBackWholeFromAStream() throws IOException {
+    @FunctionalInterface
+    private interface Writer {
+        void write(String s, DataOutputView out) throws IOException;
+    }
+
+    @FunctionalInterface
+    private interface Reader {
+        String read(DataInputView in) throws IOException;
+    }
+
+    /** Writes every string through a checkpoint-like stream with {@code writer}, a sentinel after each, and reads them back. */
+    private static void readsBackWholeThroughAStream(Writer writer, Reader reader) throws IOException {
         ByteArrayOutputStream stream = new ByteArrayOutputStream();
         DataOutputViewStreamWrapper out = new DataOutputViewStreamWrapper(stream);
         List<String> all = strings();
         for (String s : all) {
-            WireStrings.write(s, out);
+            writer.write(s, out);
             out.writeByte(0x7e);
         }
         DataInputViewStreamWrapper in = new DataInputViewStreamWrapper(new ByteArrayInputStream(stream.toByteArray()));
         for (String s : all) {
-            assertThat(StringValue.readString(in)).isEqualTo(s);
+            assertThat(reader.read(in)).isEqualTo(s);
             assertThat(in.readByte()).isEqualTo((byte) 0x7e);
         }
     }
 
     @Test
+    void whatThisWroteStringValueReadsBackWholeFromAStream() throws IOException {
+        readsBackWholeThroughAStream(WireStrings::write, StringValue::readString);
+    }
+
+    @Test
     void whatStringValueWroteToAStreamReadsBackWholeFromIt() throws IOException {
-        ByteArrayOutputStream stream = new ByteArrayOutputStream();
-        DataOutputViewStreamWrapper out = new DataOutputViewStreamWrapper(stream);
-        List<String> all = strings();
-        for (String s : all) {
-            StringValue.writeString(s, out);
-            out.writeByte(0x7e);
-        }
-        DataInputViewStreamWrapper in = new DataInputViewStreamWrapper(new ByteArrayInputStream(stream.toByteArray()));
-        for (String s : all) {
-            assertThat(WireStrings.read(in)).isEqualTo(s);
-            assertThat(in.readByte()).isEqualTo((byte) 0x7e);
-        }
+        readsBackWholeThroughAStream(StringValue::writeString, WireStrings::read);
     }
 
     @Test
