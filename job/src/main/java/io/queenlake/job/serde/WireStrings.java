@@ -40,17 +40,7 @@ final class WireStrings {
         byte[] buf = scratch(5 + 3 * length);
         int n = putVarint(buf, 0, length + 1);
         for (int i = 0; i < length; i++) {
-            int c = s.charAt(i);
-            if (c < HIGH_BIT) {
-                buf[n++] = (byte) c;
-            } else if (c < HIGH_BIT << 7) {
-                buf[n++] = (byte) (c | HIGH_BIT);
-                buf[n++] = (byte) (c >>> 7);
-            } else {
-                buf[n++] = (byte) (c | HIGH_BIT);
-                buf[n++] = (byte) ((c >>> 7) | HIGH_BIT);
-                buf[n++] = (byte) (c >>> 14);
-            }
+            n = putVarint(buf, n, s.charAt(i));
         }
         out.write(buf, 0, n);
     }
