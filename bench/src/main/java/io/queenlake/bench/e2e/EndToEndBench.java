@@ -49,7 +49,7 @@ public final class EndToEndBench {
         System.out.println(machine());
         if (!ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).getVMOption("AlwaysPreTouch").getValue()
                 .equals("true")) {
-            // Measured: without it the first run that grows the young generation paid 5-6 CPU s per M records more.
+            // Measured: without it the first run that grows the young generation paid 3-9 CPU s per M records more (RESULTS).
             System.out.println("warning: the heap is not pre-touched (-XX:+AlwaysPreTouch): whichever run first grows the"
                     + " heap pays the kernel's page faults for it, and the ratios carry that (bench/README.md)");
         }

@@ -87,7 +87,7 @@ final class EndToEndRun {
                     if (System.nanoTime() > deadline) {
                         throw new IllegalStateException(peer.label + " did not commit the corpus " + corpus.name()
                                 + " within " + options.runTimeout() + ": " + progress(peer, settings, folder)
-                            + (manifests.problem().isEmpty() ? "" : " (" + manifests.problem() + ")")
+                                + (manifests.problem().isEmpty() ? "" : " (" + manifests.problem() + ")")
                                 + "; raise run-timeout-s or scale the corpus down.");
                     }
                     if (System.nanoTime() - lastStatePoll > 1_000_000_000L) {

@@ -23,8 +23,10 @@ final class ManifestWatch {
 
     private final Path bucketDir;
     private final Map<String, SidecarKeys> sidecars;
-    /** The newest manifest's {@code k} and {@code tEnd} read so far, per queue. */
-    private final Map<String, long[]> newest = new HashMap<>();
+    /** A queue's newest manifest read so far. */
+    private record Newest(long k, long tEnd) {}
+
+    private final Map<String, Newest> newest = new HashMap<>();
     /** Why the newest manifest of a queue could not be read at the last look, if it could not. */
     private String unreadable = "";
 
@@ -36,8 +38,8 @@ final class ManifestWatch {
     /** Whether every queue has a manifest with {@code tEnd} above its last stamp. */
     boolean reachesPast(Map<String, Long> lastStamps) throws IOException {
         for (Map.Entry<String, SidecarKeys> queue : sidecars.entrySet()) {
-            long[] kAndEnd = refresh(queue.getKey(), queue.getValue());
-            if (kAndEnd == null || kAndEnd[1] <= lastStamps.get(queue.getKey())) {
+            Newest manifest = refresh(queue.getKey(), queue.getValue());
+            if (manifest == null || manifest.tEnd() <= lastStamps.get(queue.getKey())) {
                 return false;
             }
         }
@@ -49,7 +51,7 @@ final class ManifestWatch {
         return unreadable;
     }
 
-    private long[] refresh(String queue, SidecarKeys keys) throws IOException {
+    private Newest refresh(String queue, SidecarKeys keys) throws IOException {
         Path dir = bucketDir.resolve(keys.manifestDirectory());
         if (!Files.isDirectory(dir)) {
             return null;
@@ -68,13 +70,13 @@ final class ManifestWatch {
             }
             throw e;
         }
-        long[] known = newest.get(queue);
-        if (newestK < 0 || (known != null && known[0] == newestK)) {
+        Newest known = newest.get(queue);
+        if (newestK < 0 || (known != null && known.k() == newestK)) {
             return known;
         }
         try {
             byte[] json = Files.readAllBytes(bucketDir.resolve(keys.manifest(newestK)));
-            long[] read = {newestK, ManifestJson.read(json).tEnd()};
+            Newest read = new Newest(newestK, ManifestJson.read(json).tEnd());
             newest.put(queue, read);
             unreadable = "";
             return read;
