@@ -33,6 +33,8 @@ import org.apache.flink.core.plugin.DirectoryBasedPluginFinder;
 public final class EndToEndBench {
 
     private static final long SEED = 42;
+    /** The longest a measured run waits for the JIT to go quiet (see {@link JitQuiet}). */
+    private static final Duration JIT_QUIET_MAX = Duration.ofSeconds(90);
 
     private EndToEndBench() {}
 
@@ -96,6 +98,9 @@ public final class EndToEndBench {
         EndToEndRun runs = new EndToEndRun(stack, corpus, census, payload, options, print);
         Map<Peer, RunResult> results = new EnumMap<>(Peer.class);
         for (Peer peer : options.peers()) {
+            if (print) {
+                System.out.println(JitQuiet.await(JIT_QUIET_MAX));
+            }
             RunResult r = runs.run(peer);
             results.put(peer, r);
             System.out.printf(Locale.ROOT, "%s%s on %s: %.1f s, %,.0f records/s, %d objects, %,d records read back%n",

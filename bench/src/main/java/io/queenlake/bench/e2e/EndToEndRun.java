@@ -75,6 +75,7 @@ final class EndToEndRun {
         long checkpoints;
         double seconds;
         long cpuNanos;
+        long compilerCpuNanos;
         long peakHeap;
         long peakLiveHeap;
         try (ProcessSampler sampler = ProcessSampler.start(stack.broker()::cpuNanos); RunProfile profile = RunProfile.start(bucket, profiled)) {
@@ -104,13 +105,14 @@ final class EndToEndRun {
                 checkpoints = cluster.completedCheckpoints();
             }
             cpuNanos = sampler.cpuNanos();
+            compilerCpuNanos = sampler.compilerCpuNanos();
             peakHeap = sampler.peakHeapBytes();
             peakLiveHeap = sampler.peakLiveHeapBytes();
         }
         List<Path> objects = folder.objects();
         long dataObjects = objects.stream().filter(p -> isData(p.getFileName().toString())).count();
         long verified = verify(peer, settings, folder);
-        return new RunResult(peer, census.records(), payloadBytes, seconds, cpuNanos / 1e9, peakHeap, peakLiveHeap, peakState,
+        return new RunResult(peer, census.records(), payloadBytes, seconds, cpuNanos / 1e9, compilerCpuNanos / 1e9, peakHeap, peakLiveHeap, peakState,
                 Map.copyOf(stateByTask), checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
     }
 

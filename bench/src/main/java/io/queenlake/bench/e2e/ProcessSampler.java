@@ -24,6 +24,7 @@ final class ProcessSampler implements AutoCloseable {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private final long cpuAtStart;
+    private final long compilerCpuAtStart = JitQuiet.compilerCpuNanos();
     private final LongSupplier brokerCpu;
     private final long brokerCpuAtStart;
     private final Thread sampler;
@@ -34,6 +35,7 @@ final class ProcessSampler implements AutoCloseable {
     private volatile long peakLiveHeap;
     private volatile boolean stopped;
     private long cpuNanos = -1;
+    private long compilerCpuNanos = -1;
 
     private ProcessSampler(LongSupplier brokerCpu) {
         System.gc(); // the last run's garbage and its collection usage are not this run's
@@ -71,6 +73,7 @@ final class ProcessSampler implements AutoCloseable {
     public void close() {
         if (cpuNanos < 0) {
             cpuNanos = os.getProcessCpuTime() - cpuAtStart + brokerCpu.getAsLong() - brokerCpuAtStart;
+            compilerCpuNanos = JitQuiet.compilerCpuNanos() - compilerCpuAtStart;
             stopped = true;
             sampler.interrupt();
         }
@@ -78,6 +81,11 @@ final class ProcessSampler implements AutoCloseable {
 
     long cpuNanos() {
         return cpuNanos;
+    }
+
+    /** CPU time this JVM's JIT compiler threads took during the run (part of {@link #cpuNanos()}). */
+    long compilerCpuNanos() {
+        return compilerCpuNanos;
     }
 
     long peakHeapBytes() {

@@ -23,13 +23,13 @@ final class ResultTable {
         out.append(String.join(", ", corpus.queues().stream().map(q -> q + " -> "
                 + KeyGroupRangeAssignment.assignKeyToParallelOperator(q, maxParallelism, options.parallelism())).toList()));
         out.append("\n\n");
-        out.append("| run | s to commit all | records/s | MB/s payload | CPU s / M records | peak heap MB"
+        out.append("| run | s to commit all | records/s | MB/s payload | CPU s / M records | of which JIT | peak heap MB"
                 + " (live after GC) | peak state MB | checkpoints | objects (data) | bucket MB |\n");
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunResult r : results.values()) {
-            out.append(String.format(Locale.ROOT, "| %s | %.1f | %,.0f | %.1f | %.1f | %d (%d) | %.2f | %d | %d (%d) | %.1f |%n",
+            out.append(String.format(Locale.ROOT, "| %s | %.1f | %,.0f | %.1f | %.1f | %.1f | %d (%d) | %.2f | %d | %d (%d) | %.1f |%n",
                     r.peer().label, r.seconds(), r.recordsPerSecond(), r.payloadMBps(), r.cpuSecondsPerMillion(),
-                    r.peakHeapBytes() >> 20, r.peakLiveHeapBytes() >> 20, r.peakStateBytes() / 1e6, r.checkpoints(), r.objects(), r.dataObjects(),
+                    r.jitSecondsPerMillion(), r.peakHeapBytes() >> 20, r.peakLiveHeapBytes() >> 20, r.peakStateBytes() / 1e6, r.checkpoints(), r.objects(), r.dataObjects(),
                     r.bucketBytes() / 1e6));
         }
         out.append('\n');
@@ -40,14 +40,19 @@ final class ResultTable {
         return out.toString();
     }
 
-    /** Throughput ratio (records/s of {@code a} over {@code b}) and CPU ratio (CPU per record of {@code b} over {@code a}). */
+    /**
+     * Throughput ratio (records/s of {@code a} over {@code b}) and CPU ratio (CPU per record of {@code b} over
+     * {@code a}), the latter also without the JIT's share.
+     */
     private static void ratio(StringBuilder out, Map<Peer, RunResult> results, Peer a, Peer b, String target) {
         RunResult x = results.get(a);
         RunResult y = results.get(b);
         if (x == null || y == null) {
             return;
         }
-        out.append(String.format(Locale.ROOT, "%s / %s: %.2fx records/s (%s), %.2fx CPU efficiency%n", a.label, b.label,
-                x.recordsPerSecond() / y.recordsPerSecond(), target, y.cpuSecondsPerMillion() / x.cpuSecondsPerMillion()));
+        out.append(String.format(Locale.ROOT, "%s / %s: %.2fx records/s (%s), %.2fx CPU efficiency, %.2fx without the JIT%n",
+                a.label, b.label, x.recordsPerSecond() / y.recordsPerSecond(), target,
+                y.cpuSecondsPerMillion() / x.cpuSecondsPerMillion(),
+                y.cpuSecondsPerMillionWithoutJit() / x.cpuSecondsPerMillionWithoutJit()));
     }
 }

@@ -8,12 +8,13 @@ import java.util.Map;
  * @param seconds from submission until the whole corpus was committed (the lag of the last record
  *     pushed before the clock started, counted from the start)
  * @param cpuSeconds process CPU time over the run (broker and S3 server included)
+ * @param jitSeconds of which this JVM's JIT compiler threads took (see {@link JitQuiet})
  * @param peakLiveHeapBytes the most heap still live after a collection during the run
  * @param peakStateByTask the largest state each task (chain of operators) checkpointed, sampled once a second
  * @param objects objects in the run's bucket at the end; {@code dataObjects} of them hold records
  * @param recordsVerified records read back from the bucket once the clock stopped
  */
-record RunResult(Peer peer, long records, long payloadBytes, double seconds, double cpuSeconds, long peakHeapBytes,
+record RunResult(Peer peer, long records, long payloadBytes, double seconds, double cpuSeconds, double jitSeconds, long peakHeapBytes,
         long peakLiveHeapBytes, long peakStateBytes,
         Map<String, Long> peakStateByTask, long checkpoints, long objects, long dataObjects, long bucketBytes, long recordsVerified) {
 
@@ -27,5 +28,14 @@ record RunResult(Peer peer, long records, long payloadBytes, double seconds, dou
 
     double cpuSecondsPerMillion() {
         return cpuSeconds / (records / 1e6);
+    }
+
+    double jitSecondsPerMillion() {
+        return jitSeconds / (records / 1e6);
+    }
+
+    /** What a long-running job pays per record: the JIT compiles its code once, not in every run. */
+    double cpuSecondsPerMillionWithoutJit() {
+        return (cpuSeconds - jitSeconds) / (records / 1e6);
     }
 }
