@@ -17,20 +17,25 @@ import java.util.Set;
  *     share one window subtask
  * @param brokerOwnJvm the dev broker in a JVM of its own ({@code broker=own-jvm}, the default) or
  *     in the benchmark's ({@code same-jvm}); see {@link BrokerProcess}
+ * @param rounds how many times each corpus's peers run, every other round in reverse order, so that no
+ *     peer always runs first (the first sink run of an invocation compiles the S3 paths the others reuse)
+ *     and the table can show a median rather than one draw of a noisy machine
  * @param invocation a name unique to this invocation, so every run gets a fresh bucket and sink
  */
 record BenchOptions(Path dir, int records, int partitions, int warmupRecords, int wideRecords, int widePartitions, long windowMs,
         Duration checkpointInterval, int parallelism, Duration runTimeout, int pushThreads, List<Peer> peers,
-        List<String> queueSuffixes, boolean brokerOwnJvm, boolean wide, int lagRate, int lagSeconds, String invocation) {
+        List<String> queueSuffixes, boolean brokerOwnJvm, boolean wide, int lagRate, int lagSeconds, int rounds,
+        String invocation) {
 
     static final String USAGE = "arguments (all optional, name=value): dir=bench/target/e2e records=2000000 partitions=200"
             + " warmup-records=20000 wide-records=200000 wide-partitions=20000 window-ms=1000 checkpoint-ms=1000 parallelism=2"
             + " run-timeout-s=300 push-threads=4 peers=ceiling,lake-jsonl,filesink-jsonl,lake-parquet,filesink-parquet"
-            + " queues=orders,refunds broker=own-jvm wide=true lag-rate=2000 lag-seconds=60 (lag-seconds=0 skips the lag run)";
+            + " queues=orders,refunds broker=own-jvm wide=true lag-rate=2000 lag-seconds=60 (lag-seconds=0 skips the lag run)"
+            + " rounds=3";
 
     private static final Set<String> NAMES = Set.of("dir", "records", "partitions", "warmup-records", "wide-records", "wide-partitions",
             "window-ms", "checkpoint-ms", "parallelism", "run-timeout-s", "push-threads", "peers", "queues", "broker", "wide", "lag-rate",
-            "lag-seconds");
+            "lag-seconds", "rounds");
 
     static BenchOptions parse(String[] args) {
         Map<String, String> given = new HashMap<>();
@@ -65,7 +70,11 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
                 Boolean.parseBoolean(given.getOrDefault("wide", "true")),
                 number(given, "lag-rate", 2_000),
                 number(given, "lag-seconds", 60),
+                number(given, "rounds", 3),
                 Long.toString(System.currentTimeMillis() / 1000 % 100_000_000, 36).toLowerCase(Locale.ROOT));
+        if (options.rounds() < 1) {
+            throw new IllegalArgumentException("rounds=0 runs nothing: give 1 or more.");
+        }
         // A corpus is named by its size: two of one size would share queues, buckets and commit pointers.
         if (options.warmupRecords() == options.records()) {
             throw new IllegalArgumentException("warmup-records must differ from records (" + options.records()

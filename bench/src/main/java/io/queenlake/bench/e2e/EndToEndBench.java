@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
@@ -96,21 +97,28 @@ public final class EndToEndBench {
             throws Exception {
         long payload = corpus.payloadBytes();
         EndToEndRun runs = new EndToEndRun(stack, corpus, census, payload, options, print);
-        Map<Peer, RunResult> results = new EnumMap<>(Peer.class);
-        for (Peer peer : options.peers()) {
-            if (print) {
-                System.out.println(JitQuiet.await(JIT_QUIET_MAX));
+        Map<Peer, List<RunResult>> results = new EnumMap<>(Peer.class);
+        int rounds = print ? options.rounds() : 1;
+        for (int round = 1; round <= rounds; round++) {
+            List<Peer> order = new ArrayList<>(options.peers());
+            if (round % 2 == 0) {
+                Collections.reverse(order);
             }
-            RunResult r = runs.run(peer);
-            results.put(peer, r);
-            System.out.printf(Locale.ROOT, "%s%s on %s: %.1f s, %,.0f records/s, %d objects, %,d records read back%n",
-                    print ? "" : "(warm-up) ", peer.label, corpus.name(), r.seconds(), r.recordsPerSecond(), r.objects(),
-                    r.recordsVerified());
-            r.peakStateByTask().forEach((task, bytes) -> System.out.printf(Locale.ROOT,
-                    "  peak state of task '%s': %.2f MB%n", task, bytes / 1e6));
-            if (r.recordsVerified() != census.records()) {
-                System.out.printf("  WARNING: %s read back %,d records, the corpus has %,d%n", peer.label,
-                        r.recordsVerified(), census.records());
+            for (Peer peer : order) {
+                if (print) {
+                    System.out.println(JitQuiet.await(JIT_QUIET_MAX));
+                }
+                RunResult r = runs.run(peer, round);
+                results.computeIfAbsent(peer, p -> new ArrayList<>()).add(r);
+                System.out.printf(Locale.ROOT, "%s%s on %s%s: %.1f s, %,.0f records/s, %d objects, %,d records read back%n",
+                        print ? "" : "(warm-up) ", peer.label, corpus.name(), rounds > 1 ? " (round " + round + ")" : "",
+                        r.seconds(), r.recordsPerSecond(), r.objects(), r.recordsVerified());
+                r.peakStateByTask().forEach((task, bytes) -> System.out.printf(Locale.ROOT,
+                        "  peak state of task '%s': %.2f MB%n", task, bytes / 1e6));
+                if (r.recordsVerified() != census.records()) {
+                    System.out.printf("  WARNING: %s read back %,d records, the corpus has %,d%n", peer.label,
+                            r.recordsVerified(), census.records());
+                }
             }
         }
         if (print) {

@@ -56,13 +56,13 @@ final class EndToEndRun {
         this.options = options;
     }
 
-    /** The bucket (and sink name) of a run: unique per invocation, so every run starts on an empty one. */
-    String bucket(Peer peer) {
-        return (corpus.name() + "-" + peer.id + "-" + options.invocation()).toLowerCase();
+    /** The bucket (and sink name) of a run: unique per invocation and round, so every run starts on an empty one. */
+    String bucket(Peer peer, int round) {
+        return (corpus.name() + "-" + peer.id + "-" + options.invocation() + (round > 1 ? "-" + round : "")).toLowerCase();
     }
 
-    RunResult run(Peer peer) throws Exception {
-        String bucket = bucket(peer);
+    RunResult run(Peer peer, int round) throws Exception {
+        String bucket = bucket(peer, round);
         Files.createDirectories(stack.bucketDir(bucket));
         LakeSettings settings = settings(peer, bucket);
         StreamExecutionEnvironment env = BenchCluster.environment(peer.label + " " + bucket, options.parallelism(), options.checkpointInterval(),
@@ -121,6 +121,9 @@ final class EndToEndRun {
     }
 
     private LakeSettings settings(Peer peer, String bucket) {
+        if (peer == Peer.LAKE_JSONL_PLAIN) {
+            return stack.settings(corpus.queues(), bucket, options.windowMs(), "jsonl", "--compression", "none");
+        }
         return stack.settings(corpus.queues(), bucket, options.windowMs(), peer == Peer.LAKE_PARQUET ? "parquet" : "jsonl");
     }
 

@@ -1,6 +1,6 @@
 package io.queenlake.bench.e2e;
 
-/** The five ways one corpus is carried from the broker to the bucket, in the order they run. */
+/** The ways one corpus is carried from the broker to the bucket, in the order they run. */
 enum Peer {
     CEILING("ceiling", "QueenSource -> discarding sink"),
     LAKE_JSONL("lake-jsonl", "queen-lake JSONL+zstd"),
@@ -8,7 +8,12 @@ enum Peer {
     LAKE_PARQUET("lake-parquet", "queen-lake Parquet+zstd"),
     FILESINK_PARQUET("filesink-parquet", "FileSink Parquet+zstd (RowData)"),
     /** Diagnostic, not in the default set: the lake's graph with Flink's watermark alignment off. */
-    LAKE_JSONL_UNALIGNED("lake-jsonl-unaligned", "queen-lake JSONL+zstd, alignment off (diagnostic)");
+    LAKE_JSONL_UNALIGNED("lake-jsonl-unaligned", "queen-lake JSONL+zstd, alignment off (diagnostic)"),
+    /**
+     * Diagnostic, not in the default set: the lake with {@code compression=none}, the same bytes FileSink
+     * row JSON writes per record, so the two differ only in what the lake adds (windows, order, keys, commits).
+     */
+    LAKE_JSONL_PLAIN("lake-jsonl-plain", "queen-lake JSONL, no compression (diagnostic)");
 
     final String id;
     final String label;
@@ -19,7 +24,7 @@ enum Peer {
     }
 
     boolean lake() {
-        return this == LAKE_JSONL || this == LAKE_PARQUET || this == LAKE_JSONL_UNALIGNED;
+        return this == LAKE_JSONL || this == LAKE_PARQUET || this == LAKE_JSONL_UNALIGNED || this == LAKE_JSONL_PLAIN;
     }
 
     boolean fileSink() {
