@@ -5,9 +5,11 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
-import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.nio2blob.FilesystemNio2BlobStore;
 
 /**
@@ -36,6 +38,8 @@ public final class EmbeddedS3 implements AutoCloseable {
     private static final int JETTY_MAX_THREADS = 32;
 
     private final EmbeddedS3Options options;
+    /** Object requests by S3 operation since the first start, restarts included. */
+    private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
     private int port;
     private S3Proxy proxy;
 
@@ -92,6 +96,14 @@ public final class EmbeddedS3 implements AutoCloseable {
         return contained(bucketDir(), key, "key");
     }
 
+    /**
+     * Object requests served since the first start, by S3 operation name ({@code PutObject},
+     * {@code HeadObject}, {@code DeleteObjects}, ...); take two and subtract to count a stretch.
+     */
+    public Map<String, Long> requests() {
+        return CountingBlobStore.snapshot(requests);
+    }
+
     public synchronized boolean isRunning() {
         return proxy != null;
     }
@@ -125,7 +137,7 @@ public final class EmbeddedS3 implements AutoCloseable {
         if (proxy != null) {
             throw new IllegalStateException("The embedded S3 server on " + endpoint() + " is already running: stop it first.");
         }
-        BlobStore store = new FilesystemNio2BlobStore(existingDir().toString());
+        CountingBlobStore store = new CountingBlobStore(new FilesystemNio2BlobStore(existingDir().toString()), requests);
         if (!store.containerExists(options.bucket())) {
             store.createContainer(options.bucket());
         }

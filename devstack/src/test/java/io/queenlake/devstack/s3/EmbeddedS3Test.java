@@ -11,6 +11,8 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -85,6 +87,36 @@ class EmbeddedS3Test {
                     CompletedPart.builder().partNumber(2).eTag(etag2).build())));
 
             assertThat(s3.fileOf(key)).hasBinaryContent(concat(first, last));
+        }
+    }
+
+    @Test
+    void everyObjectRequestIsCountedOnceUnderItsOperationAcrossARestart() {
+        try (EmbeddedS3 s3 = EmbeddedS3.start(EmbeddedS3Options.builder().dir(dir).build());
+                S3Client client = SdkClients.of(s3)) {
+            String bucket = s3.bucket();
+            Map<String, Long> before = s3.requests();
+            client.putObject(b -> b.bucket(bucket).key("a/one.txt"), RequestBody.fromString("one"));
+            client.putObject(b -> b.bucket(bucket).key("a/two.txt"), RequestBody.fromString("two"));
+            client.headObject(b -> b.bucket(bucket).key("a/one.txt"));
+            client.getObjectAsBytes(b -> b.bucket(bucket).key("a/one.txt"));
+            client.listObjectsV2(b -> b.bucket(bucket).prefix("a/"));
+            s3.restart();
+            String uploadId = client.createMultipartUpload(b -> b.bucket(bucket).key("a/big.bin")).uploadId();
+            String etag = client.uploadPart(b -> b.bucket(bucket).key("a/big.bin").uploadId(uploadId).partNumber(1),
+                    RequestBody.fromBytes(random(40, 10))).eTag();
+            client.completeMultipartUpload(b -> b.bucket(bucket).key("a/big.bin").uploadId(uploadId)
+                    .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())));
+            client.deleteObject(b -> b.bucket(bucket).key("a/two.txt"));
+            client.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(
+                    o -> o.key("a/one.txt"), o -> o.key("a/big.bin"), o -> o.key("a/never.txt"))));
+
+            Map<String, Long> served = new TreeMap<>(s3.requests());
+            before.forEach((operation, n) -> served.merge(operation, -n, Long::sum));
+            served.values().removeIf(n -> n == 0);
+            assertThat(served).containsExactlyEntriesOf(new TreeMap<>(Map.of("PutObject", 2L, "HeadObject", 1L,
+                    "GetObject", 1L, "ListObjectsV2", 1L, "CreateMultipartUpload", 1L, "UploadPart", 1L,
+                    "CompleteMultipartUpload", 1L, "DeleteObject", 1L, "DeleteObjects", 1L)));
         }
     }
 

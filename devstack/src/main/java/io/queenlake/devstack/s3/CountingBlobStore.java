@@ -1,0 +1,147 @@
+package io.queenlake.devstack.s3;
+
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.gaul.s3proxy.blobstore.BlobStore;
+import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
+import org.gaul.s3proxy.blobstore.domain.MultipartUpload;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.CompleteMultipartUploadResponse;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
+import software.amazon.awssdk.services.s3.model.CopyObjectResponse;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsRequest;
+import software.amazon.awssdk.services.s3.model.ListObjectsResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
+
+/**
+ * Counts the object requests the server serves, by S3 operation name (PutObject, HeadObject,
+ * DeleteObjects, ...): what a job's writes cost in requests, which on a real bucket are billed and
+ * each one a round trip. It sees the calls S3Proxy's handler makes on the store, which are one per
+ * request except for multipart uploads: S3Proxy keeps an upload's state in an object of its own,
+ * written at the upload's creation, read and deleted at its completion. {@link #snapshot} leaves
+ * those three calls out, so the counts are the requests a client sent (EmbeddedS3Test pins this).
+ */
+final class CountingBlobStore extends ForwardingBlobStore {
+
+    private final Map<String, LongAdder> counts;
+
+    /** {@code counts}: shared by every store of one server, so they survive its restarts. */
+    CountingBlobStore(BlobStore store, Map<String, LongAdder> counts) {
+        super(store);
+        this.counts = counts;
+    }
+
+    /** The requests {@code counts} add up to, by operation name; operations never asked for are absent. */
+    static Map<String, Long> snapshot(Map<String, LongAdder> counts) {
+        Map<String, Long> requests = new TreeMap<>();
+        counts.forEach((operation, n) -> requests.put(operation, n.sum()));
+        long created = requests.getOrDefault("CreateMultipartUpload", 0L);
+        long completed = requests.getOrDefault("CompleteMultipartUpload", 0L);
+        requests.computeIfPresent("PutObject", (operation, n) -> n - created);
+        requests.computeIfPresent("HeadObject", (operation, n) -> n - completed);
+        requests.computeIfPresent("DeleteObject", (operation, n) -> n - completed);
+        requests.values().removeIf(n -> n <= 0);
+        return requests;
+    }
+
+    private void count(String operation) {
+        counts.computeIfAbsent(operation, o -> new LongAdder()).increment();
+    }
+
+    @Override
+    public PutObjectResponse putBlob(PutObjectRequest request, InputStream body) {
+        count("PutObject");
+        return delegate().putBlob(request, body);
+    }
+
+    @Override
+    public CopyObjectResponse copyBlob(CopyObjectRequest request) {
+        count("CopyObject");
+        return delegate().copyBlob(request);
+    }
+
+    @Override
+    public HeadObjectResponse blobMetadata(HeadObjectRequest request) {
+        count("HeadObject");
+        return delegate().blobMetadata(request);
+    }
+
+    @Override
+    public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest request) {
+        count("GetObject");
+        return delegate().getBlob(request);
+    }
+
+    @Override
+    public DeleteObjectResponse removeBlob(DeleteObjectRequest request) {
+        count("DeleteObject");
+        return delegate().removeBlob(request);
+    }
+
+    @Override
+    public DeleteObjectsResponse removeBlobs(DeleteObjectsRequest request) {
+        count("DeleteObjects");
+        return delegate().removeBlobs(request);
+    }
+
+    @Override
+    public ListObjectsV2Response list(ListObjectsV2Request request) {
+        count("ListObjectsV2");
+        return delegate().list(request);
+    }
+
+    @Override
+    public ListObjectsResponse listV1(ListObjectsRequest request) {
+        count("ListObjects");
+        return delegate().listV1(request);
+    }
+
+    @Override
+    public MultipartUpload initiateMultipartUpload(CreateMultipartUploadRequest request) {
+        count("CreateMultipartUpload");
+        return delegate().initiateMultipartUpload(request);
+    }
+
+    @Override
+    public UploadPartResponse uploadMultipartPart(MultipartUpload upload, UploadPartRequest request, InputStream body) {
+        count("UploadPart");
+        return delegate().uploadMultipartPart(upload, request, body);
+    }
+
+    @Override
+    public CompleteMultipartUploadResponse completeMultipartUpload(MultipartUpload upload,
+            CompleteMultipartUploadRequest request) {
+        count("CompleteMultipartUpload");
+        return delegate().completeMultipartUpload(upload, request);
+    }
+
+    @Override
+    public void abortMultipartUpload(MultipartUpload upload) {
+        count("AbortMultipartUpload");
+        delegate().abortMultipartUpload(upload);
+    }
+
+    @Override
+    public List<software.amazon.awssdk.services.s3.model.MultipartUpload> listMultipartUploads(String bucket) {
+        count("ListMultipartUploads");
+        return delegate().listMultipartUploads(bucket);
+    }
+}
