@@ -333,6 +333,7 @@ class SettingsLoaderTest {
                 .containsEntry("s3.access-key", "AK").containsEntry("s3.secret-key", "SK")
                 .containsEntry("s3.encryption.algorithm", "SSE-KMS").containsEntry("s3.encryption.key", "arn:k")
                 .containsEntry("s3.multipart.threshold", String.valueOf(64L * 1024 * 1024))
+                .containsEntry("s3.directory.marker.retention", "keep")
                 .doesNotContainKey("s3.aws.credentials.provider");
         LakeSettings chained = load(REQUIRED, Map.of(), "--sse", "AES256");
         assertThat(chained.fileSystemOptions())
@@ -387,7 +388,8 @@ class SettingsLoaderTest {
         cluster.setString("s3.path.style.access", "false");
         cluster.setString("s3.access-key", "AK");
         assertThat(LakeFileSystem.missingFromCluster(cluster, s))
-                .containsExactly("s3.path.style.access", "s3.secret-key", "s3.multipart.threshold");
+                .containsExactly("s3.path.style.access", "s3.secret-key", "s3.multipart.threshold",
+                        "s3.directory.marker.retention");
         assertThat(LakeFileSystem.missingFromCluster(LakeFileSystem.configuration(cluster, s), s)).isEmpty();
         assertThat(LakeFileSystem.missingFromCluster(new Configuration(),
                 load(REQUIRED, Map.of(), "--endpoint", "file:///tmp/lakes"))).isEmpty();

@@ -40,6 +40,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
@@ -122,13 +123,21 @@ class LakeSinkITCase {
     }
 
     @Test
-    void windowsLandOnS3AsParquetThatDuckDbReadsBack() throws Exception {
+    void windowsLandOnS3AsParquetThatDuckDbReadsBackWithoutASingleDeleteRequest() throws Exception {
         TestWindows world = new TestWindows(List.of("orders", "refunds"), 5, 12);
         LakeSink sink = SinkJobs.sink("s3://lake/parquet-run", broker.url()).sinkName("s3run")
                 .writerSettings(WriterSettings.parquet("zstd", Layout.MERGED, Align.HOUR, 1 << 20))
                 .build();
+        Map<String, Long> before = s3.requests();
 
         SinkJobs.run(sink, world, 0);
+
+        // The job needs no s3:DeleteObject on the lake: S3A keeps the directory markers it never wrote.
+        Map<String, Long> after = s3.requests();
+        assertThat(after.getOrDefault("DeleteObjects", 0L)).isEqualTo(before.getOrDefault("DeleteObjects", 0L));
+        assertThat(after.getOrDefault("DeleteObject", 0L)).isEqualTo(before.getOrDefault("DeleteObject", 0L));
+        assertThat(after.get("CompleteMultipartUpload") - before.getOrDefault("CompleteMultipartUpload", 0L))
+                .as("one object per window of each queue").isEqualTo(10);
 
         LakeAssertions.assertLakeHoldsEveryWindowOnce(new FlinkLakeFiles("s3://lake/parquet-run"), Prefix.DEFAULT,
                 world, q -> pointer("s3run", q));

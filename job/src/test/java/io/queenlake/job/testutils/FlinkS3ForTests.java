@@ -2,6 +2,7 @@ package io.queenlake.job.testutils;
 
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.FlinkS3Settings;
+import io.queenlake.job.config.LakeSettings;
 import java.time.Duration;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.fs.FileSystem;
@@ -29,6 +30,8 @@ public final class FlinkS3ForTests {
         conf.setString("s3.retry.limit", "2");
         conf.setString("s3.retry.interval", "200ms");
         conf.setString("s3.connection.establish.timeout", "2000");
+        // As the clusters' configurations set it (flink-conf/): no delete of parent markers after each write.
+        conf.setString(LakeSettings.MARKER_RETENTION_KEY, LakeSettings.MARKER_RETENTION);
         if (System.getenv("FLINK_PLUGINS_DIR") == null) {
             throw new IllegalStateException("FLINK_PLUGINS_DIR is not set: run the tests through Maven (surefire"
                     + " sets it to target/flink-plugins) or set it to a folder holding s3-fs-hadoop/.");
