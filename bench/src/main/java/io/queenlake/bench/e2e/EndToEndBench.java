@@ -115,6 +115,7 @@ public final class EndToEndBench {
                         r.seconds(), r.recordsPerSecond(), r.objects(), r.recordsVerified());
                 r.peakStateByTask().forEach((task, bytes) -> System.out.printf(Locale.ROOT,
                         "  peak state of task '%s': %.2f MB%n", task, bytes / 1e6));
+                System.out.printf(Locale.ROOT, "  S3 requests: %s%n", r.s3Requests());
                 if (r.recordsVerified() != census.records()) {
                     System.out.printf("  WARNING: %s read back %,d records, the corpus has %,d%n", peer.label,
                             r.recordsVerified(), census.records());

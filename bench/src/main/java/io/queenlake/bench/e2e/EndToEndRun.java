@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -78,6 +79,8 @@ final class EndToEndRun {
         long compilerCpuNanos;
         long peakHeap;
         long peakLiveHeap;
+        Map<String, Long> requestsBefore = stack.s3().requests();
+        Map<String, Long> requests;
         try (ProcessSampler sampler = ProcessSampler.start(stack.broker()::cpuNanos); RunProfile profile = RunProfile.start(bucket, profiled)) {
             long t0 = System.nanoTime();
             try (BenchCluster cluster = BenchCluster.submit(env)) {
@@ -101,6 +104,7 @@ final class EndToEndRun {
                 seconds = (System.nanoTime() - t0) / 1e9;
                 sampler.close();
                 profile.close();
+                requests = requestsSince(requestsBefore);
                 peakState = Math.max(peakState, cluster.peakStateBytes());
                 checkpoints = cluster.completedCheckpoints();
             }
@@ -113,7 +117,15 @@ final class EndToEndRun {
         long dataObjects = objects.stream().filter(p -> isData(p.getFileName().toString())).count();
         long verified = verify(peer, settings, folder);
         return new RunResult(peer, census.records(), payloadBytes, seconds, cpuNanos / 1e9, compilerCpuNanos / 1e9, peakHeap, peakLiveHeap, peakState,
-                Map.copyOf(stateByTask), checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
+                Map.copyOf(stateByTask), requests, checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
+    }
+
+    /** The S3 requests served since {@code before}, by operation, in name order. */
+    private Map<String, Long> requestsSince(Map<String, Long> before) {
+        Map<String, Long> served = new TreeMap<>(stack.s3().requests());
+        before.forEach((operation, n) -> served.merge(operation, -n, Long::sum));
+        served.values().removeIf(n -> n == 0);
+        return served;
     }
 
     private static boolean isData(String name) {

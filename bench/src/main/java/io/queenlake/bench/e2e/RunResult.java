@@ -11,12 +11,17 @@ import java.util.Map;
  * @param jitSeconds of which this JVM's JIT compiler threads took (see {@link JitQuiet})
  * @param peakLiveHeapBytes the most heap still live after a collection during the run
  * @param peakStateByTask the largest state each task (chain of operators) checkpointed, sampled once a second
+ * @param s3Requests the requests the S3 server served during the run, by operation (PutObject, HeadObject, ...)
  * @param objects objects in the run's bucket at the end; {@code dataObjects} of them hold records
  * @param recordsVerified records read back from the bucket once the clock stopped
  */
 record RunResult(Peer peer, long records, long payloadBytes, double seconds, double cpuSeconds, double jitSeconds, long peakHeapBytes,
         long peakLiveHeapBytes, long peakStateBytes,
-        Map<String, Long> peakStateByTask, long checkpoints, long objects, long dataObjects, long bucketBytes, long recordsVerified) {
+        Map<String, Long> peakStateByTask, Map<String, Long> s3Requests, long checkpoints, long objects, long dataObjects, long bucketBytes, long recordsVerified) {
+
+    long s3RequestCount() {
+        return s3Requests.values().stream().mapToLong(Long::longValue).sum();
+    }
 
     double recordsPerSecond() {
         return records / seconds;
