@@ -74,11 +74,22 @@ public final class EndToEndBench {
             Corpus.Census mainCensus = main.ensurePushed(stack.client(), options.pushThreads());
             Corpus.Census wideCensus = options.wide() ? wide.ensurePushed(stack.client(), options.pushThreads()) : null;
 
-            // One pass over a small corpus first, so no run pays for the JIT and class loading alone.
-            runAll(stack, warmup, warmupCensus, options, false);
-            runAll(stack, main, mainCensus, options, true);
+            // One pass over a small corpus first, so no run pays for class loading alone; then unmeasured
+            // rounds of the main corpus, so the measured ones run code the JIT has compiled, as a job does
+            // after its first minutes.
+            runAll(stack, warmup, warmupCensus, options, List.of(1), false);
+            List<Integer> warmupRounds = new ArrayList<>();
+            for (int round = 1; round <= options.warmupRounds(); round++) {
+                warmupRounds.add(-round);
+            }
+            runAll(stack, main, mainCensus, options, warmupRounds, false);
+            List<Integer> rounds = new ArrayList<>();
+            for (int round = 1; round <= options.rounds(); round++) {
+                rounds.add(round);
+            }
+            runAll(stack, main, mainCensus, options, rounds, true);
             if (options.wide()) {
-                runAll(stack, wide, wideCensus, options, true);
+                runAll(stack, wide, wideCensus, options, rounds, true);
             }
             if (options.lagSeconds() > 0) {
                 System.out.println(LagRun.describe(new LagRun(stack, options).run()));
@@ -93,15 +104,18 @@ public final class EndToEndBench {
                 partitions, records, SEED);
     }
 
-    private static void runAll(Stack stack, Corpus corpus, Corpus.Census census, BenchOptions options, boolean print)
-            throws Exception {
+    /**
+     * Runs every peer on {@code corpus} once per round, every other round in reverse order; prints the
+     * table when {@code print}. Warm-up rounds are numbered below 0 (see {@link EndToEndRun#bucket}).
+     */
+    private static void runAll(Stack stack, Corpus corpus, Corpus.Census census, BenchOptions options,
+            List<Integer> rounds, boolean print) throws Exception {
         long payload = corpus.payloadBytes();
         EndToEndRun runs = new EndToEndRun(stack, corpus, census, payload, options, print);
         Map<Peer, List<RunResult>> results = new EnumMap<>(Peer.class);
-        int rounds = print ? options.rounds() : 1;
-        for (int round = 1; round <= rounds; round++) {
+        for (int round : rounds) {
             List<Peer> order = new ArrayList<>(options.peers());
-            if (round % 2 == 0) {
+            if (Math.abs(round) % 2 == 0) {
                 Collections.reverse(order);
             }
             for (Peer peer : order) {
@@ -111,7 +125,7 @@ public final class EndToEndBench {
                 RunResult r = runs.run(peer, round);
                 results.computeIfAbsent(peer, p -> new ArrayList<>()).add(r);
                 System.out.printf(Locale.ROOT, "%s%s on %s%s: %.1f s, %,.0f records/s, %d objects, %,d records read back%n",
-                        print ? "" : "(warm-up) ", peer.label, corpus.name(), rounds > 1 ? " (round " + round + ")" : "",
+                        print ? "" : "(warm-up) ", peer.label, corpus.name(), rounds.size() > 1 ? " (round " + round + ")" : "",
                         r.seconds(), r.recordsPerSecond(), r.objects(), r.recordsVerified());
                 r.peakStateByTask().forEach((task, bytes) -> System.out.printf(Locale.ROOT,
                         "  peak state of task '%s': %.2f MB%n", task, bytes / 1e6));

@@ -57,9 +57,13 @@ final class EndToEndRun {
         this.options = options;
     }
 
-    /** The bucket (and sink name) of a run: unique per invocation and round, so every run starts on an empty one. */
+    /**
+     * The bucket (and sink name) of a run: unique per invocation and round (warm-up rounds are below 0), so
+     * every run starts on an empty one.
+     */
     String bucket(Peer peer, int round) {
-        return (corpus.name() + "-" + peer.id + "-" + options.invocation() + (round > 1 ? "-" + round : "")).toLowerCase();
+        String suffix = round < 0 ? "-w" + -round : round > 1 ? "-" + round : "";
+        return (corpus.name() + "-" + peer.id + "-" + options.invocation() + suffix).toLowerCase();
     }
 
     RunResult run(Peer peer, int round) throws Exception {
