@@ -35,11 +35,15 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * Counts the object requests the server serves, by S3 operation name (PutObject, HeadObject,
  * DeleteObjects, ...): what a job's writes cost in requests, which on a real bucket are billed and
  * each one a round trip. It sees the calls S3Proxy's handler makes on the store, which are one per
- * request except for multipart uploads: S3Proxy keeps an upload's state in an object of its own,
- * written at the upload's creation, read and deleted at its completion. {@link #snapshot} leaves
- * those three calls out, so the counts are the requests a client sent (EmbeddedS3Test pins this).
+ * request except for multipart uploads: S3Proxy keeps an upload's state in an object of its own
+ * ({@value #UPLOAD_STATE_PREFIX}{@code <upload id>}), written at its creation, read at its completion
+ * and deleted at its completion or abort. Calls on those objects are not counted, so the counts are
+ * the requests a client sent (EmbeddedS3Test pins this).
  */
 final class CountingBlobStore extends ForwardingBlobStore {
+
+    /** The key prefix of S3Proxy's own objects holding a multipart upload's state. */
+    static final String UPLOAD_STATE_PREFIX = ".s3proxy-mpu-stub-";
 
     private final Map<String, LongAdder> counts;
 
@@ -49,16 +53,10 @@ final class CountingBlobStore extends ForwardingBlobStore {
         this.counts = counts;
     }
 
-    /** The requests {@code counts} add up to, by operation name; operations never asked for are absent. */
+    /** A copy of {@code counts} as plain numbers, by operation name; operations never asked for are absent. */
     static Map<String, Long> snapshot(Map<String, LongAdder> counts) {
         Map<String, Long> requests = new TreeMap<>();
         counts.forEach((operation, n) -> requests.put(operation, n.sum()));
-        long created = requests.getOrDefault("CreateMultipartUpload", 0L);
-        long completed = requests.getOrDefault("CompleteMultipartUpload", 0L);
-        requests.computeIfPresent("PutObject", (operation, n) -> n - created);
-        requests.computeIfPresent("HeadObject", (operation, n) -> n - completed);
-        requests.computeIfPresent("DeleteObject", (operation, n) -> n - completed);
-        requests.values().removeIf(n -> n <= 0);
         return requests;
     }
 
@@ -66,9 +64,16 @@ final class CountingBlobStore extends ForwardingBlobStore {
         counts.computeIfAbsent(operation, o -> new LongAdder()).increment();
     }
 
+    /** Counts a request on {@code key} unless it is S3Proxy's own bookkeeping of a multipart upload. */
+    private void count(String operation, String key) {
+        if (key == null || !key.startsWith(UPLOAD_STATE_PREFIX)) {
+            count(operation);
+        }
+    }
+
     @Override
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream body) {
-        count("PutObject");
+        count("PutObject", request.key());
         return delegate().putBlob(request, body);
     }
 
@@ -80,7 +85,7 @@ final class CountingBlobStore extends ForwardingBlobStore {
 
     @Override
     public HeadObjectResponse blobMetadata(HeadObjectRequest request) {
-        count("HeadObject");
+        count("HeadObject", request.key());
         return delegate().blobMetadata(request);
     }
 
@@ -92,7 +97,7 @@ final class CountingBlobStore extends ForwardingBlobStore {
 
     @Override
     public DeleteObjectResponse removeBlob(DeleteObjectRequest request) {
-        count("DeleteObject");
+        count("DeleteObject", request.key());
         return delegate().removeBlob(request);
     }
 

@@ -107,6 +107,8 @@ class EmbeddedS3Test {
                     RequestBody.fromBytes(random(40, 10))).eTag();
             client.completeMultipartUpload(b -> b.bucket(bucket).key("a/big.bin").uploadId(uploadId)
                     .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())));
+            String aborted = client.createMultipartUpload(b -> b.bucket(bucket).key("a/aborted.bin")).uploadId();
+            client.abortMultipartUpload(b -> b.bucket(bucket).key("a/aborted.bin").uploadId(aborted));
             client.deleteObject(b -> b.bucket(bucket).key("a/two.txt"));
             client.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(
                     o -> o.key("a/one.txt"), o -> o.key("a/big.bin"), o -> o.key("a/never.txt"))));
@@ -115,8 +117,9 @@ class EmbeddedS3Test {
             before.forEach((operation, n) -> served.merge(operation, -n, Long::sum));
             served.values().removeIf(n -> n == 0);
             assertThat(served).containsExactlyEntriesOf(new TreeMap<>(Map.of("PutObject", 2L, "HeadObject", 1L,
-                    "GetObject", 1L, "ListObjectsV2", 1L, "CreateMultipartUpload", 1L, "UploadPart", 1L,
-                    "CompleteMultipartUpload", 1L, "DeleteObject", 1L, "DeleteObjects", 1L)));
+                    "GetObject", 1L, "ListObjectsV2", 1L, "CreateMultipartUpload", 2L, "UploadPart", 1L,
+                    "CompleteMultipartUpload", 1L, "AbortMultipartUpload", 1L, "DeleteObject", 1L,
+                    "DeleteObjects", 1L)));
         }
     }
 
