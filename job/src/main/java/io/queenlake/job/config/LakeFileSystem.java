@@ -20,6 +20,8 @@ import org.apache.flink.core.plugin.PluginUtils;
  */
 public final class LakeFileSystem {
 
+    private static final String HADOOP_MARKER_RETENTION_KEY = "fs.s3a.directory.marker.retention";
+
     private LakeFileSystem() {}
 
     /** The configuration {@link #initialize} hands to {@link FileSystem#initialize}. */
@@ -46,9 +48,18 @@ public final class LakeFileSystem {
         return settings.fileSystemOptions().entrySet().stream()
                 .filter(option -> !(option.getKey().equals(LakeSettings.CREDENTIALS_PROVIDER_KEY)
                         && (conf.containsKey(option.getKey()) || conf.containsKey("fs.s3a.aws.credentials.provider"))))
-                .filter(option -> !Objects.equals(conf.getString(option.getKey(), null), option.getValue()))
+                .filter(option -> !Objects.equals(clusterValue(conf, option.getKey()), option.getValue()))
                 .map(Map.Entry::getKey)
                 .toList();
+    }
+
+    /** The cluster's value of {@code key}, also under Hadoop's own name where a cluster may use that instead. */
+    private static String clusterValue(Configuration conf, String key) {
+        String value = conf.getString(key, null);
+        if (value == null && key.equals(LakeSettings.MARKER_RETENTION_KEY)) {
+            return conf.getString(HADOOP_MARKER_RETENTION_KEY, null);
+        }
+        return value;
     }
 
     /** Initializes this process's file systems for {@code settings}; nothing to do for a local folder. */

@@ -176,9 +176,10 @@ public record LakeSettings(
             }
         }
         options.put("s3.multipart.threshold", Long.toString(multipartThresholdMb * 1024L * 1024L));
-        // Hadoop 3.3's S3A (the plugin's) deletes the parents' directory markers after every object it
-        // writes: a bulk DELETE per object and per manifest, two of the nine requests a window takes, for
-        // markers the lake never creates. 3.4 keeps them by default; so do flink-conf/ and k8s-operator/.
+        // Hadoop 3.3's S3A (the plugin's) deletes the parents' directory markers after every object
+        // it writes: a bulk DELETE per object and per manifest, two of the nine requests a window
+        // takes, for markers the lake's writes never create. 3.4 keeps them by default; so do the
+        // clusters' configurations in flink-conf/ and k8s-operator/.
         options.put(MARKER_RETENTION_KEY, MARKER_RETENTION);
         return options;
     }

@@ -391,6 +391,8 @@ class SettingsLoaderTest {
                 .containsExactly("s3.path.style.access", "s3.secret-key", "s3.multipart.threshold",
                         "s3.directory.marker.retention");
         assertThat(LakeFileSystem.missingFromCluster(LakeFileSystem.configuration(cluster, s), s)).isEmpty();
+        cluster.setString("fs.s3a.directory.marker.retention", "keep");
+        assertThat(LakeFileSystem.missingFromCluster(cluster, s)).doesNotContain("s3.directory.marker.retention");
         assertThat(LakeFileSystem.missingFromCluster(new Configuration(),
                 load(REQUIRED, Map.of(), "--endpoint", "file:///tmp/lakes"))).isEmpty();
     }
