@@ -19,7 +19,8 @@ import java.util.Set;
  *     in the benchmark's ({@code same-jvm}); see {@link BrokerProcess}
  * @param rounds how many times each corpus's peers run, every other round in reverse order, so that no
  *     peer always runs first (the first sink run of an invocation compiles the S3 paths the others reuse)
- *     and the table can show a median rather than one draw of a noisy machine
+ *     and the table can show a median rather than one draw of a noisy machine; an even count runs as
+ *     many rounds in each order
  * @param warmupRounds unmeasured rounds of the main corpus before the measured ones: a 2 M-record run
  *     still had the JIT compiling the lake's code (a fifth of the run's CPU in the first round, a tenth
  *     after), and a job mirroring its queues runs long past that
@@ -34,7 +35,7 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
             + " warmup-records=20000 wide-records=200000 wide-partitions=20000 window-ms=1000 checkpoint-ms=1000 parallelism=2"
             + " run-timeout-s=300 push-threads=4 peers=ceiling,lake-jsonl,filesink-jsonl,lake-parquet,filesink-parquet"
             + " queues=orders,refunds broker=own-jvm wide=true lag-rate=2000 lag-seconds=60 (lag-seconds=0 skips the lag run)"
-            + " rounds=3 warmup-rounds=1";
+            + " rounds=4 warmup-rounds=1";
 
     private static final Set<String> NAMES = Set.of("dir", "records", "partitions", "warmup-records", "wide-records", "wide-partitions",
             "window-ms", "checkpoint-ms", "parallelism", "run-timeout-s", "push-threads", "peers", "queues", "broker", "wide", "lag-rate",
@@ -73,7 +74,7 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
                 Boolean.parseBoolean(given.getOrDefault("wide", "true")),
                 number(given, "lag-rate", 2_000),
                 number(given, "lag-seconds", 60),
-                number(given, "rounds", 3),
+                number(given, "rounds", 4),
                 number(given, "warmup-rounds", 1),
                 Long.toString(System.currentTimeMillis() / 1000 % 100_000_000, 36).toLowerCase(Locale.ROOT));
         if (options.rounds() < 1) {

@@ -13,7 +13,10 @@ import java.util.stream.Stream;
  * queued when the next run starts, and that run would pay for compiling code that is not its own.
  * The compiler threads are not Java threads the management beans report, and the JVM's own
  * "compilation time" is wall time (inflated when both cores are busy), so the CPU time is read from
- * the kernel's per-thread accounting; on a system without {@code /proc} it is 0 and nothing waits.
+ * the kernel's per-thread accounting; on a system without {@code /proc} it is 0 and the wait is one
+ * second. It sums the compiler threads alive when it reads: on two cores the JVM keeps one C1 and one
+ * C2 thread for its whole life, but with more cores idle C2 threads exit and take their CPU time
+ * with them, so run with {@code -XX:-UseDynamicNumberOfCompilerThreads} there.
  */
 final class JitQuiet {
 

@@ -24,7 +24,7 @@ final class ProcessSampler implements AutoCloseable {
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private final long cpuAtStart;
-    private final long compilerCpuAtStart = JitQuiet.compilerCpuNanos();
+    private final long compilerCpuAtStart;
     private final LongSupplier brokerCpu;
     private final long brokerCpuAtStart;
     private final Thread sampler;
@@ -42,6 +42,7 @@ final class ProcessSampler implements AutoCloseable {
         this.brokerCpu = brokerCpu;
         this.brokerCpuAtStart = brokerCpu.getAsLong();
         this.cpuAtStart = os.getProcessCpuTime();
+        this.compilerCpuAtStart = JitQuiet.compilerCpuNanos();
         this.sampler = new Thread(this::sample, "e2e-heap-sampler");
         sampler.setDaemon(true);
         sampler.start();
@@ -83,7 +84,10 @@ final class ProcessSampler implements AutoCloseable {
         return cpuNanos;
     }
 
-    /** CPU time this JVM's JIT compiler threads took during the run (part of {@link #cpuNanos()}). */
+    /**
+     * CPU time this JVM's JIT compiler threads took during the run (part of {@link #cpuNanos()}; the
+     * broker's own JVM compiles too, and that stays in the CPU time).
+     */
     long compilerCpuNanos() {
         return compilerCpuNanos;
     }

@@ -8,7 +8,8 @@ import java.util.Map;
  * @param seconds from submission until the whole corpus was committed (the lag of the last record
  *     pushed before the clock started, counted from the start)
  * @param cpuSeconds process CPU time over the run (broker and S3 server included)
- * @param jitSeconds of which this JVM's JIT compiler threads took (see {@link JitQuiet})
+ * @param jitSeconds of which this JVM's JIT compiler threads took (see {@link JitQuiet}); the broker's
+ *     JVM compiles too, and that stays in {@code cpuSeconds}
  * @param peakLiveHeapBytes the most heap still live after a collection during the run
  * @param peakStateByTask the largest state each task (chain of operators) checkpointed, sampled once a second
  * @param s3Requests the requests the S3 server served during the run, by operation (PutObject, HeadObject, ...)
@@ -39,7 +40,7 @@ record RunResult(Peer peer, long records, long payloadBytes, double seconds, dou
         return jitSeconds / (records / 1e6);
     }
 
-    /** What a long-running job pays per record: the JIT compiles its code once, not in every run. */
+    /** What a long-running job pays per record: this JVM's JIT compiles the code once, not in every run. */
     double cpuSecondsPerMillionWithoutJit() {
         return (cpuSeconds - jitSeconds) / (records / 1e6);
     }
