@@ -25,7 +25,8 @@ import org.apache.flink.core.fs.Path;
  * {@code partitions/changed} with a safeTime, and the bucket takes a small object under
  * {@code <prefix>/_queen/probe/}, gives it back, lists it and deletes it, through Flink's
  * {@code FileSystem} as configured in this process. Each failure is a {@link ProbeException} whose
- * one line says what to check. It writes nothing else and leaves nothing behind on success.
+ * one line says what to check. It writes nothing else and deletes its object on success (S3A may
+ * leave the probe folder's directory marker behind).
  */
 public final class StartProbe {
 
@@ -119,7 +120,8 @@ public final class StartProbe {
                 ? "check that QUEEN_S3_ENDPOINT names a writable folder holding the folder " + settings.bucket()
                 : "check QUEEN_S3_ENDPOINT, QUEEN_S3_PATH_STYLE, QUEEN_S3_REGION, the credentials ("
                         + settings.credentials() + "), and that the bucket policy allows s3:PutObject, s3:GetObject,"
-                        + " s3:ListBucket and s3:AbortMultipartUpload on " + prefix + "/*";
+                        + " s3:ListBucket and s3:AbortMultipartUpload on " + prefix + "/*, and s3:DeleteObject on " + prefix
+                        + "/_queen/probe/*";
         return new ProbeException("the bucket " + settings.lakeRoot() + " could not take, give back, list and delete"
                 + " a probe object under " + prefix + "/_queen/probe/ (" + cause + "): " + check + ".", e);
     }

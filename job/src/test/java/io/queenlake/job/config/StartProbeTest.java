@@ -116,7 +116,8 @@ class StartProbeTest {
                             + " object under probed/_queen/probe/ (")
                     .hasMessageContaining("check QUEEN_S3_ENDPOINT, QUEEN_S3_PATH_STYLE, QUEEN_S3_REGION, the"
                             + " credentials (static key pair), and that the bucket policy allows s3:PutObject,"
-                            + " s3:GetObject, s3:ListBucket and s3:AbortMultipartUpload on probed/*.")
+                            + " s3:GetObject, s3:ListBucket and s3:AbortMultipartUpload on probed/*, and"
+                            + " s3:DeleteObject on probed/_queen/probe/*.")
                     .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n").doesNotContain("probe-secret"));
         } finally {
             s3.restart();
