@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -108,7 +107,7 @@ final class EndToEndRun {
                 seconds = (System.nanoTime() - t0) / 1e9;
                 sampler.close();
                 profile.close();
-                requests = requestsSince(requestsBefore);
+                requests = stack.s3().requestsSince(requestsBefore);
                 peakState = Math.max(peakState, cluster.peakStateBytes());
                 checkpoints = cluster.completedCheckpoints();
             }
@@ -122,14 +121,6 @@ final class EndToEndRun {
         long verified = verify(peer, settings, folder);
         return new RunResult(peer, census.records(), payloadBytes, seconds, cpuNanos / 1e9, compilerCpuNanos / 1e9, peakHeap, peakLiveHeap, peakState,
                 Map.copyOf(stateByTask), requests, checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
-    }
-
-    /** The S3 requests served since {@code before}, by operation, in name order. */
-    private Map<String, Long> requestsSince(Map<String, Long> before) {
-        Map<String, Long> served = new TreeMap<>(stack.s3().requests());
-        before.forEach((operation, n) -> served.merge(operation, -n, Long::sum));
-        served.values().removeIf(n -> n == 0);
-        return served;
     }
 
     private static boolean isData(String name) {

@@ -98,10 +98,18 @@ public final class EmbeddedS3 implements AutoCloseable {
 
     /**
      * Object requests served since the first start, by S3 operation name ({@code PutObject},
-     * {@code HeadObject}, {@code DeleteObjects}, ...); take two and subtract to count a stretch.
+     * {@code HeadObject}, {@code DeleteObjects}, ...), in name order; {@link #requestsSince} counts a stretch.
      */
     public Map<String, Long> requests() {
         return CountingBlobStore.snapshot(requests);
+    }
+
+    /** The object requests served since {@code before} (an earlier {@link #requests()}), by operation; none is 0. */
+    public Map<String, Long> requestsSince(Map<String, Long> before) {
+        Map<String, Long> served = requests();
+        before.forEach((operation, n) -> served.merge(operation, -n, Long::sum));
+        served.values().removeIf(n -> n == 0);
+        return served;
     }
 
     public synchronized boolean isRunning() {
