@@ -20,7 +20,8 @@ import org.apache.flink.core.plugin.PluginUtils;
  */
 public final class LakeFileSystem {
 
-    private static final String HADOOP_MARKER_RETENTION_KEY = "fs.s3a.directory.marker.retention";
+    /** The plugin reads a key {@code s3.x} under each of these prefixes, all as Hadoop's {@code fs.s3a.x}. */
+    private static final List<String> PLUGIN_PREFIXES = List.of("s3.", "s3a.", "fs.s3a.");
 
     private LakeFileSystem() {}
 
@@ -28,10 +29,7 @@ public final class LakeFileSystem {
     public static Configuration configuration(ReadableConfig base, LakeSettings settings) {
         Configuration conf = base instanceof Configuration c ? new Configuration(c) : new Configuration();
         for (Map.Entry<String, String> option : settings.fileSystemOptions().entrySet()) {
-            boolean providerChosenByCluster = option.getKey().equals(LakeSettings.CREDENTIALS_PROVIDER_KEY)
-                    && (conf.containsKey(LakeSettings.CREDENTIALS_PROVIDER_KEY)
-                            || conf.containsKey("fs.s3a.aws.credentials.provider"));
-            if (!providerChosenByCluster) {
+            if (!providerChosenBy(conf, option.getKey())) {
                 conf.setString(option.getKey(), option.getValue());
             }
         }
@@ -46,20 +44,27 @@ public final class LakeFileSystem {
     public static List<String> missingFromCluster(ReadableConfig cluster, LakeSettings settings) {
         Configuration conf = cluster instanceof Configuration c ? c : new Configuration();
         return settings.fileSystemOptions().entrySet().stream()
-                .filter(option -> !(option.getKey().equals(LakeSettings.CREDENTIALS_PROVIDER_KEY)
-                        && (conf.containsKey(option.getKey()) || conf.containsKey("fs.s3a.aws.credentials.provider"))))
+                .filter(option -> !providerChosenBy(conf, option.getKey()))
                 .filter(option -> !Objects.equals(clusterValue(conf, option.getKey()), option.getValue()))
                 .map(Map.Entry::getKey)
                 .toList();
     }
 
-    /** The cluster's value of {@code key}, also under Hadoop's own name where a cluster may use that instead. */
+    /** Whether {@code key} is the credential provider and {@code conf} names one: the cluster's choice stands. */
+    private static boolean providerChosenBy(Configuration conf, String key) {
+        return key.equals(LakeSettings.CREDENTIALS_PROVIDER_KEY) && clusterValue(conf, key) != null;
+    }
+
+    /** The cluster's value of the {@code s3.*} key {@code key}, under whichever prefix the cluster spells it. */
     private static String clusterValue(Configuration conf, String key) {
-        String value = conf.getString(key, null);
-        if (value == null && key.equals(LakeSettings.MARKER_RETENTION_KEY)) {
-            return conf.getString(HADOOP_MARKER_RETENTION_KEY, null);
+        String name = key.substring("s3.".length());
+        for (String prefix : PLUGIN_PREFIXES) {
+            String value = conf.getString(prefix + name, null);
+            if (value != null) {
+                return value;
+            }
         }
-        return value;
+        return null;
     }
 
     /** Initializes this process's file systems for {@code settings}; nothing to do for a local folder. */

@@ -391,8 +391,10 @@ class SettingsLoaderTest {
                 .containsExactly("s3.path.style.access", "s3.secret-key", "s3.multipart.threshold",
                         "s3.directory.marker.retention");
         assertThat(LakeFileSystem.missingFromCluster(LakeFileSystem.configuration(cluster, s), s)).isEmpty();
+        // The plugin reads s3.x, s3a.x and fs.s3a.x alike: a cluster may spell a key any of those ways.
         cluster.setString("fs.s3a.directory.marker.retention", "keep");
-        assertThat(LakeFileSystem.missingFromCluster(cluster, s)).doesNotContain("s3.directory.marker.retention");
+        cluster.setString("s3a.multipart.threshold", String.valueOf(64L * 1024 * 1024));
+        assertThat(LakeFileSystem.missingFromCluster(cluster, s)).containsExactly("s3.path.style.access", "s3.secret-key");
         assertThat(LakeFileSystem.missingFromCluster(new Configuration(),
                 load(REQUIRED, Map.of(), "--endpoint", "file:///tmp/lakes"))).isEmpty();
     }
