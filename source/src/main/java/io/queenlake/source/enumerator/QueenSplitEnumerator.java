@@ -142,6 +142,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
         if (error != null) {
             throw failure(error);
         }
+        boolean won = false;
         for (Map.Entry<String, LeaseStatus> e : view.statuses().entrySet()) {
             LeaseStatus before = leaseStatuses.getOrDefault(e.getKey(), LeaseStatus.PENDING);
             if (e.getValue().mine() && before.state() == LeaseStatus.State.HELD && lastSafeTime != Long.MIN_VALUE) {
@@ -149,10 +150,18 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
                         + "the watermark this job already sent arrive late and the late-record guard restarts the job once",
                         e.getKey(), before.heldBy());
             }
+            won |= e.getValue().mine() && !before.mine();
         }
         leaseStatuses = view.statuses();
         nextInput = plan();
         updateMetrics();
+        if (won) {
+            // Discover a queue as soon as its lease is won, not one discovery interval later: at a job's
+            // start the first periodic run went out before the first lease round's answer was merged, so
+            // every start waited up to that interval for its first record. Flink runs the enumerator's
+            // async calls on one worker thread, so this run never overlaps the periodic one.
+            context.callAsync(() -> discovery.run(nextInput), this::onDiscovery);
+        }
     }
 
     // ---------------------------------------------------------------- discovery

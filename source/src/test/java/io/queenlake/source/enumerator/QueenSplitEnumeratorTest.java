@@ -61,6 +61,26 @@ class QueenSplitEnumeratorTest {
     }
 
     @Test
+    void aQueueIsDiscoveredAsSoonAsItsLeaseIsWonNotOneDiscoveryIntervalLater() throws Throwable {
+        for (int p = 0; p < 4; p++) {
+            rig.push("orders", "p" + p, 1);
+        }
+        RecordingContext context = rig.context(2);
+        context.register(0, 1);
+        QueenSplitEnumerator enumerator = rig.start(rig.config(b -> {}), context, QueenEnumState.empty());
+        enumerator.addReader(0);
+        enumerator.addReader(1);
+
+        context.leaseRound(); // the periodic discovery run is never run by hand here
+        assertThat(context.oneShotCalls()).as("one discovery run on the won lease").isEqualTo(1);
+
+        assertThat(context.allSplits()).hasSize(4);
+        assertThat(enumerator.completePasses()).isEqualTo(1);
+        context.leaseRound(); // a lease kept is no reason to discover again
+        assertThat(context.oneShotCalls()).isZero();
+    }
+
+    @Test
     void passCompletedFollowsTheAssignmentsOfItsPassWithTheReadersLastOffsets() throws Throwable {
         Map<String, Long> pushedLast = new HashMap<>();
         for (int p = 0; p < 8; p++) {

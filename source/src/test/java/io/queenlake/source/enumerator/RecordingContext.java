@@ -71,4 +71,14 @@ final class RecordingContext extends MockSplitEnumeratorContext<PartitionSplit> 
     void discoveryRun() throws Throwable {
         runPeriodicCallable(1);
     }
+
+    /** Runs the one-shot calls the enumerator asked for (a discovery run on a won lease); returns how many. */
+    int oneShotCalls() throws Throwable {
+        int n = 0;
+        while (!getOneTimeCallables().isEmpty()) {
+            runNextOneTimeCallable();
+            n++;
+        }
+        return n;
+    }
 }
