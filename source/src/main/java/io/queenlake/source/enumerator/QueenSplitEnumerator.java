@@ -285,10 +285,16 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
             removed.removeAll(now);
             LOG.info("queue listing: {} queues; added {}, removed {}", now.size(), added, removed);
         }
+        boolean added = !wanted.containsAll(now);
         wanted.clear();
         wanted.addAll(now);
         wantedKnown = true;
         leases.want(wanted);
+        if (added) {
+            // Ask for the new queues' leases now, not a lease interval (a third of the TTL) later; a
+            // won lease then runs its discovery at once (onLeases).
+            context.callAsync(leases::tick, this::onLeases);
+        }
     }
 
     /** The next run: full for queues not swept in this run (and every 30th pass), incremental for the rest. */

@@ -282,6 +282,24 @@ class QueenSplitEnumeratorTest {
                 .satisfies(p -> assertThat(p.lastOffsets()).hasSize(2));
     }
 
+    @Test
+    void withEveryQueueAListedQueueIsLeasedAndDiscoveredAtOnceNotALeaseIntervalLater() throws Throwable {
+        rig.push("orders", "a", 1);
+        rig.push("events", "b", 1);
+        RecordingContext context = rig.context(1);
+        context.register(0);
+        QueenSplitEnumerator enumerator = rig.start(rig.config(b -> b.queues("*")), context, QueenEnumState.empty());
+        enumerator.addReader(0);
+
+        context.leaseRound(); // nothing wanted yet
+        context.discoveryRun(); // the listing
+        assertThat(context.oneShotCalls()).as("a lease round for the listed queues, then a discovery run").isEqualTo(2);
+
+        assertThat(context.allSplits()).extracting(PartitionSplit::queue).containsExactlyInAnyOrder("orders", "events");
+        assertThat(context.eventsOf(0, PassCompleted.class)).singleElement()
+                .satisfies(p -> assertThat(p.lastOffsets()).hasSize(2));
+    }
+
     private static int indexOfFirst(List<RecordingContext.Delivered> got, Class<?> type) {
         for (int i = 0; i < got.size(); i++) {
             if (type.isInstance(got.get(i).event())) {
