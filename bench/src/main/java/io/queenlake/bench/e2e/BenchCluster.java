@@ -55,6 +55,8 @@ final class BenchCluster implements AutoCloseable {
         conf.setString("rest.address", "127.0.0.1");
         conf.setString("rest.bind-address", "127.0.0.1");
         conf.setString("rest.port", "0");
+        conf.setString("metrics.reporter.source-progress.factory.class", SourceProgress.Factory.class.getName());
+        SourceProgress.reset();
         MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
                 .setConfiguration(conf)
                 .setNumTaskManagers(1)

@@ -124,9 +124,9 @@ public final class EndToEndBench {
                 }
                 RunResult r = runs.run(peer, round);
                 results.computeIfAbsent(peer, p -> new ArrayList<>()).add(r);
-                System.out.printf(Locale.ROOT, "%s%s on %s%s: %.1f s, %,.0f records/s, %d objects, %,d records read back%n",
+                System.out.printf(Locale.ROOT, "%s%s on %s%s: %.1f s (first record at %.1f s, all read at %.1f s), %,.0f records/s, %d objects, %,d records read back%n",
                         print ? "" : "(warm-up) ", peer.label, corpus.name(), rounds.size() > 1 ? " (round " + round + ")" : "",
-                        r.seconds(), r.recordsPerSecond(), r.objects(), r.recordsVerified());
+                        r.seconds(), r.firstRecordSeconds(), r.readAllSeconds(), r.recordsPerSecond(), r.objects(), r.recordsVerified());
                 r.peakStateByTask().forEach((task, bytes) -> System.out.printf(Locale.ROOT,
                         "  peak state of task '%s': %.2f MB%n", task, bytes / 1e6));
                 System.out.printf(Locale.ROOT, "  S3 requests: %s%n", r.s3Requests());

@@ -78,6 +78,8 @@ final class EndToEndRun {
         Map<String, Long> stateByTask = new LinkedHashMap<>();
         long checkpoints;
         double seconds;
+        double firstRecordSeconds;
+        double readAllSeconds;
         long cpuNanos;
         long compilerCpuNanos;
         long peakHeap;
@@ -86,10 +88,12 @@ final class EndToEndRun {
         Map<String, Long> requests;
         try (ProcessSampler sampler = ProcessSampler.start(stack.broker()::cpuNanos); RunProfile profile = RunProfile.start(bucket, profiled)) {
             long t0 = System.nanoTime();
+            ReadMilestones reads = new ReadMilestones(t0, census.records());
             try (BenchCluster cluster = BenchCluster.submit(env)) {
                 long deadline = t0 + options.runTimeout().toNanos();
                 long lastStatePoll = 0;
                 while (!committed(peer, settings, folder, manifests)) {
+                    reads.poll();
                     cluster.assertRunning();
                     if (System.nanoTime() > deadline) {
                         throw new IllegalStateException(peer.label + " did not commit the corpus " + corpus.name()
@@ -105,6 +109,9 @@ final class EndToEndRun {
                     Thread.sleep(POLL_MS);
                 }
                 seconds = (System.nanoTime() - t0) / 1e9;
+                reads.poll();
+                firstRecordSeconds = reads.firstRecordSeconds();
+                readAllSeconds = reads.readAllSeconds();
                 sampler.close();
                 profile.close();
                 requests = stack.s3().requestsSince(requestsBefore);
@@ -119,7 +126,7 @@ final class EndToEndRun {
         List<Path> objects = folder.objects();
         long dataObjects = objects.stream().filter(p -> isData(p.getFileName().toString())).count();
         long verified = verify(peer, settings, folder);
-        return new RunResult(peer, census.records(), payloadBytes, seconds, cpuNanos / 1e9, compilerCpuNanos / 1e9, peakHeap, peakLiveHeap, peakState,
+        return new RunResult(peer, census.records(), payloadBytes, seconds, firstRecordSeconds, readAllSeconds, cpuNanos / 1e9, compilerCpuNanos / 1e9, peakHeap, peakLiveHeap, peakState,
                 Map.copyOf(stateByTask), requests, checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
     }
 

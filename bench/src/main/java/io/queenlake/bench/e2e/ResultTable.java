@@ -37,13 +37,13 @@ final class ResultTable {
                     + " median run by records/s%n", rounds));
         }
         out.append("\n");
-        out.append("| run | s to commit all | records/s | MB/s payload | CPU s / M records | of which JIT | peak heap MB"
+        out.append("| run | s to commit all (first record, read all) | records/s | MB/s payload | CPU s / M records | of which JIT | peak heap MB"
                 + " (live after GC) | peak state MB | checkpoints | objects (data) | S3 requests | bucket MB |\n");
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (List<RunResult> runs : results.values()) {
             RunResult r = medianRun(runs);
-            out.append(String.format(Locale.ROOT, "| %s | %.1f | %,.0f | %.1f | %.1f | %.1f | %d (%d) | %.2f | %d | %d (%d) | %d | %.1f |%n",
-                    r.peer().label, r.seconds(), r.recordsPerSecond(), r.payloadMBps(), r.cpuSecondsPerMillion(),
+            out.append(String.format(Locale.ROOT, "| %s | %.1f (%.1f, %.1f) | %,.0f | %.1f | %.1f | %.1f | %d (%d) | %.2f | %d | %d (%d) | %d | %.1f |%n",
+                    r.peer().label, r.seconds(), r.firstRecordSeconds(), r.readAllSeconds(), r.recordsPerSecond(), r.payloadMBps(), r.cpuSecondsPerMillion(),
                     r.jitSecondsPerMillion(), r.peakHeapBytes() >> 20, r.peakLiveHeapBytes() >> 20, r.peakStateBytes() / 1e6, r.checkpoints(), r.objects(), r.dataObjects(), r.s3RequestCount(),
                     r.bucketBytes() / 1e6));
         }

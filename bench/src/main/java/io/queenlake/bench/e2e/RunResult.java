@@ -7,6 +7,8 @@ import java.util.Map;
  *
  * @param seconds from submission until the whole corpus was committed (the lag of the last record
  *     pushed before the clock started, counted from the start)
+ * @param firstRecordSeconds of which until the source emitted its first record (cluster, job, leases, discovery)
+ * @param readAllSeconds until the source had emitted the whole corpus; what follows is the tail (see {@link ReadMilestones})
  * @param cpuSeconds process CPU time over the run (broker and S3 server included)
  * @param jitSeconds of which this JVM's JIT compiler threads took (see {@link JitQuiet}); the broker's
  *     JVM compiles too, and that stays in {@code cpuSeconds}
@@ -16,7 +18,7 @@ import java.util.Map;
  * @param objects objects in the run's bucket at the end; {@code dataObjects} of them hold records
  * @param recordsVerified records read back from the bucket once the clock stopped
  */
-record RunResult(Peer peer, long records, long payloadBytes, double seconds, double cpuSeconds, double jitSeconds, long peakHeapBytes,
+record RunResult(Peer peer, long records, long payloadBytes, double seconds, double firstRecordSeconds, double readAllSeconds, double cpuSeconds, double jitSeconds, long peakHeapBytes,
         long peakLiveHeapBytes, long peakStateBytes,
         Map<String, Long> peakStateByTask, Map<String, Long> s3Requests, long checkpoints, long objects, long dataObjects, long bucketBytes, long recordsVerified) {
 
