@@ -115,13 +115,22 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
             throw new UnsupportedOperationException("QueenSource readers only ever get splits added, not " + change);
         }
         absorbNews();
+        // By partition, so that a reader given 10,000 splits at once does not scan every cursor for each
+        // one: that quadratic scan held back a wide queue's first record by seconds.
+        Map<PartitionKey, List<SplitCursor>> byPartition = new HashMap<>();
+        for (SplitCursor cursor : cursors.values()) {
+            byPartition.computeIfAbsent(PartitionKey.of(cursor.split()), k -> new ArrayList<>(1)).add(cursor);
+        }
         for (PartitionSplit split : change.splits()) {
-            List<LostRange> lost = new ArrayList<>(inherited.getOrDefault(PartitionKey.of(split), List.of()));
-            inherited.remove(PartitionKey.of(split));
-            for (SplitCursor old : List.copyOf(cursors.values())) {
-                if (old.samePartition(split) && !old.split().partitionId().equals(split.partitionId())) {
+            PartitionKey key = PartitionKey.of(split);
+            List<LostRange> lost = new ArrayList<>(inherited.getOrDefault(key, List.of()));
+            inherited.remove(key);
+            List<SplitCursor> samePartition = byPartition.computeIfAbsent(key, k -> new ArrayList<>(1));
+            for (SplitCursor old : List.copyOf(samePartition)) {
+                if (!old.split().partitionId().equals(split.partitionId())) {
                     // A new incarnation with no PartitionReplaced before it: what we saw of the old one is all we know.
                     lost.addAll(retire(old, SplitCursor.UNKNOWN));
+                    samePartition.remove(old);
                 }
             }
             SplitCursor cursor = new SplitCursor(split, maxWindowMs);
@@ -130,7 +139,11 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
             if (pass != null) {
                 cursor.onPass(pass.lastOffsets().get(cursor.splitId()));
             }
-            cursors.put(cursor.splitId(), cursor);
+            SplitCursor previous = cursors.put(cursor.splitId(), cursor);
+            if (previous != null) {
+                samePartition.remove(previous);
+            }
+            samePartition.add(cursor);
         }
     }
 

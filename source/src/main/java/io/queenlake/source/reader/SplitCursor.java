@@ -85,11 +85,6 @@ final class SplitCursor {
         return gone;
     }
 
-    /** Same queue and partition name: another incarnation of this one replaces it. */
-    boolean samePartition(PartitionSplit other) {
-        return split.queue().equals(other.queue()) && split.partition().equals(other.partition());
-    }
-
     boolean needsSeek() {
         return !gone && nextOffset == PartitionSplit.SEEK_BY_TIME;
     }

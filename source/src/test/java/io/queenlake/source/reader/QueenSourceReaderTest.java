@@ -230,6 +230,25 @@ class QueenSourceReaderTest {
     }
 
     @Test
+    void aNewIncarnationsSplitArrivingBeforeItsReplacementRetiresTheOldSplit() throws Exception {
+        rig.push("q", "p", "1", "2", "3");
+        PartitionSplit old = PartitionSplit.atOffset("q", "p", idOf("q", "p"), 0, Long.MIN_VALUE);
+        rig.assign(old);
+        rig.pollUntil("3 records", () -> rig.output.records.size() == 3, seconds(10));
+        rig.broker.deletePartition(ReaderRig.TENANT, "q", "p");
+        rig.push("q", "p", "\"reborn\"");
+        String newId = idOf("q", "p");
+        rig.assign(PartitionSplit.atOffset("q", "p", newId, 0, Long.MIN_VALUE)); // no PartitionReplaced first
+
+        rig.pollUntil("the new incarnation's record", () -> rig.output.records.size() == 4, seconds(10));
+        rig.pollUntil("the old split to finish", () -> rig.reader.getNumberOfCurrentlyAssignedSplits() == 1, seconds(5));
+
+        assertThat(rig.output.records.get(3).record().record().partitionId()).isEqualTo(newId);
+        assertThat(rig.reader.snapshotState(2)).singleElement()
+                .satisfies(s -> assertThat(s.partitionId()).isEqualTo(newId));
+    }
+
+    @Test
     void aRestoredSplitWhoseIncarnationWasReplacedNeverReadsTheNewIncarnationAsItsOwn() throws Exception {
         rig.push("q", "p", "1", "2", "3", "4", "5");
         PartitionSplit restored = PartitionSplit.atOffset("q", "p", idOf("q", "p"), 2, Long.MIN_VALUE);
