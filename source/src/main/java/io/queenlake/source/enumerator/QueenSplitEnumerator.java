@@ -38,9 +38,10 @@ import org.slf4j.LoggerFactory;
  * complete pass the safeTime and last offsets each reader judges its frontier against.
  *
  * <p>Threads: every broker call runs off the coordinator thread ({@code callAsync}: a lease round
- * every TTL/3, a discovery run every discovery interval); the handlers, on the coordinator thread,
- * only merge answers, assign and send events. The next discovery run reads an immutable
- * {@link DiscoveryInput} the coordinator thread publishes.
+ * every TTL/3, a discovery run every discovery interval, and one of each at once when a listing
+ * adds queues or a lease is won); the handlers, on the coordinator thread, only merge answers,
+ * assign and send events. The next discovery run reads an immutable {@link DiscoveryInput} the
+ * coordinator thread publishes.
  *
  * <p>A pass is complete for the readers only when it covered every queue this job holds and no
  * wanted queue waits for its lease verdict; only then do readers hear its safeTime, after the
@@ -159,7 +160,10 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
             // Discover a queue as soon as its lease is won, not one discovery interval later: at a job's
             // start the first periodic run went out before the first lease round's answer was merged, so
             // every start waited up to that interval for its first record. Flink runs the enumerator's
-            // async calls on one worker thread, so this run never overlaps the periodic one.
+            // async calls on one worker thread (SourceOperatorFactory's numCoordinatorWorkerThread, 1),
+            // so this run never overlaps the periodic one. A periodic run that went out with the input
+            // before this one merges harmlessly: known partitions make no new split, decided starts are
+            // not planned again, and a pass counts as complete only against the leases held now.
             context.callAsync(() -> discovery.run(nextInput), this::onDiscovery);
         }
     }

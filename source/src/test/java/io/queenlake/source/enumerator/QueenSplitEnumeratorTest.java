@@ -298,6 +298,11 @@ class QueenSplitEnumeratorTest {
         assertThat(context.allSplits()).extracting(PartitionSplit::queue).containsExactlyInAnyOrder("orders", "events");
         assertThat(context.eventsOf(0, PassCompleted.class)).singleElement()
                 .satisfies(p -> assertThat(p.lastOffsets()).hasSize(2));
+
+        for (int run = 0; run < QueenSplitEnumerator.RELIST_EVERY; run++) {
+            context.discoveryRun(); // among them a listing of the same queues: no lease round of its own
+        }
+        assertThat(context.oneShotCalls()).isZero();
     }
 
     private static int indexOfFirst(List<RecordingContext.Delivered> got, Class<?> type) {

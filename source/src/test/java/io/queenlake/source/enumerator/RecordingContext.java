@@ -72,7 +72,10 @@ final class RecordingContext extends MockSplitEnumeratorContext<PartitionSplit> 
         runPeriodicCallable(1);
     }
 
-    /** Runs the one-shot calls the enumerator asked for (a discovery run on a won lease); returns how many. */
+    /**
+     * Runs the one-shot calls the enumerator asked for (a lease round on a listing that adds queues, a
+     * discovery run on a won lease), and those they ask for in turn; returns how many ran.
+     */
     int oneShotCalls() throws Throwable {
         int n = 0;
         while (!getOneTimeCallables().isEmpty()) {

@@ -249,6 +249,25 @@ class QueenSourceReaderTest {
     }
 
     @Test
+    void twoIncarnationsOfAPartitionInOneAssignmentLeaveOnlyTheNewerToRead() throws Exception {
+        rig.push("q", "p", "1", "2", "3");
+        PartitionSplit old = PartitionSplit.atOffset("q", "p", idOf("q", "p"), 0, Long.MIN_VALUE);
+        rig.broker.deletePartition(ReaderRig.TENANT, "q", "p");
+        rig.push("q", "p", "\"reborn\"");
+        String newId = idOf("q", "p");
+        rig.assign(old, PartitionSplit.atOffset("q", "p", newId, 0, Long.MIN_VALUE));
+
+        rig.pollUntil("the new incarnation's record", () -> rig.output.records.size() == 1, seconds(10));
+        rig.pollUntil("the old split to finish", () -> rig.reader.getNumberOfCurrentlyAssignedSplits() == 1, seconds(5));
+        rig.pollFor(Duration.ofMillis(200));
+
+        assertThat(rig.output.records).singleElement()
+                .satisfies(r -> assertThat(r.record().record().partitionId()).isEqualTo(newId));
+        assertThat(rig.reader.snapshotState(2)).singleElement()
+                .satisfies(s -> assertThat(s.partitionId()).isEqualTo(newId));
+    }
+
+    @Test
     void aRestoredSplitWhoseIncarnationWasReplacedNeverReadsTheNewIncarnationAsItsOwn() throws Exception {
         rig.push("q", "p", "1", "2", "3", "4", "5");
         PartitionSplit restored = PartitionSplit.atOffset("q", "p", idOf("q", "p"), 2, Long.MIN_VALUE);

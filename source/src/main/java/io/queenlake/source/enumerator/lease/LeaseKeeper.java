@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * Owns this enumerator's leases {@code s3:<sink>:<queue>:lease} and its presence row
  * {@code s3:<sink>:node=<instance>} (DESIGN.md "Leases and fencing"; notes §2.15).
  *
- * <p>Each {@link #tick()} (every TTL/3, off the coordinator thread) is one KV round: refresh every
+ * <p>Each {@link #tick()} (every TTL/3, and once more when a listing adds queues; off the
+ * coordinator thread) is one KV round: refresh every
  * held lease with {@code expect} = the held version, try every free or due queue with
  * {@code putIfAbsent}, take over at once a lease of this same instance name left by an earlier
  * incarnation, and write the presence row (which also moves an idle broker's safeTime). A queue
