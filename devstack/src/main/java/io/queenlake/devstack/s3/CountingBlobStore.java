@@ -91,7 +91,7 @@ final class CountingBlobStore extends ForwardingBlobStore {
 
     @Override
     public ResponseInputStream<GetObjectResponse> getBlob(GetObjectRequest request) {
-        count("GetObject");
+        count("GetObject", request.key());
         return delegate().getBlob(request);
     }
 
