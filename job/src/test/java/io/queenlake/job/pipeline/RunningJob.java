@@ -2,6 +2,7 @@ package io.queenlake.job.pipeline;
 
 import io.queenlake.job.sink.CrashHook;
 import io.queenlake.job.sink.LakeSink;
+import io.queenlake.source.testutils.SavepointStop;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
@@ -62,10 +63,7 @@ record RunningJob(LakeJob spec, JobClient client, LakeSink sink) {
 
     /** Stops the job with a savepoint under {@code dir}; returns the savepoint's path once the job has ended. */
     String stopWithSavepoint(Path dir) throws Exception {
-        String path = client.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL)
-                .get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        awaitEnd();
-        return path;
+        return SavepointStop.stop(client, dir, CALL_TIMEOUT);
     }
 
     /** Takes a savepoint under {@code dir} and lets the job run on. */

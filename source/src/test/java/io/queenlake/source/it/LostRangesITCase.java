@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.source.QueenSource;
 import io.queenlake.source.client.QueueOptions;
 import io.queenlake.source.it.SourceItRig.Seen;
+import io.queenlake.source.testutils.SavepointStop;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +16,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -93,9 +93,7 @@ class LostRangesITCase {
         Running first = start("kept", null);
         SourceItRig.await("the first records", () -> first.out().size() >= 4, Duration.ofSeconds(30),
                 () -> first.out().lines().toString());
-        String savepoint = first.job()
-                .stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
-                .get(60, TimeUnit.SECONDS);
+        String savepoint = SavepointStop.stop(first.job(), savepoints, Duration.ofSeconds(60));
         first.out().close();
 
         // While the job is stopped: offsets 3..6 are written, then retention trims them unread.
