@@ -261,14 +261,20 @@ class QueenSplitEnumeratorTest {
         assertThat(reported).hasSize(3);
     }
 
-    @Test
-    void withEveryQueueTheListingComesFirstAndNoPassGoesOutBeforeItsLeasesAreDecided() throws Throwable {
+    /** An enumerator of every queue ({@code *}) started over two queues, orders and events, with reader 0 added. */
+    private QueenSplitEnumerator everyQueueOfTwo(RecordingContext context) throws Throwable {
         rig.push("orders", "a", 1);
         rig.push("events", "b", 1);
-        RecordingContext context = rig.context(1);
         context.register(0);
         QueenSplitEnumerator enumerator = rig.start(rig.config(b -> b.queues("*")), context, QueenEnumState.empty());
         enumerator.addReader(0);
+        return enumerator;
+    }
+
+    @Test
+    void withEveryQueueTheListingComesFirstAndNoPassGoesOutBeforeItsLeasesAreDecided() throws Throwable {
+        RecordingContext context = rig.context(1);
+        QueenSplitEnumerator enumerator = everyQueueOfTwo(context);
 
         context.leaseRound();
         context.discoveryRun();
@@ -284,12 +290,8 @@ class QueenSplitEnumeratorTest {
 
     @Test
     void withEveryQueueAListedQueueIsLeasedAndDiscoveredAtOnceNotALeaseIntervalLater() throws Throwable {
-        rig.push("orders", "a", 1);
-        rig.push("events", "b", 1);
         RecordingContext context = rig.context(1);
-        context.register(0);
-        QueenSplitEnumerator enumerator = rig.start(rig.config(b -> b.queues("*")), context, QueenEnumState.empty());
-        enumerator.addReader(0);
+        QueenSplitEnumerator enumerator = everyQueueOfTwo(context);
 
         context.leaseRound(); // nothing wanted yet
         context.discoveryRun(); // the listing

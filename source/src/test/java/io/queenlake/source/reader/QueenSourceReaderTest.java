@@ -50,6 +50,18 @@ class QueenSourceReaderTest {
     }
 
     /** The DESIGN.md promise for a frontier F in microseconds: W = floor((F + 1) / 1000) - 1. */
+    /** Polls until {@code records} records are out and the old incarnation's split has finished. */
+    private void awaitTheNewIncarnationAlone(int records) throws Exception {
+        rig.pollUntil("the new incarnation's record", () -> rig.output.records.size() == records, seconds(10));
+        rig.pollUntil("the old split to finish", () -> rig.reader.getNumberOfCurrentlyAssignedSplits() == 1, seconds(5));
+    }
+
+    /** The reader's state holds one split, of incarnation {@code partitionId}. */
+    private void assertOnlySplitIs(String partitionId) throws Exception {
+        assertThat(rig.reader.snapshotState(2)).singleElement()
+                .satisfies(s -> assertThat(s.partitionId()).isEqualTo(partitionId));
+    }
+
     private static long watermarkFor(long frontierMicros) {
         return Math.floorDiv(frontierMicros + 1, 1000L) - 1;
     }
@@ -218,15 +230,13 @@ class QueenSourceReaderTest {
         rig.send(new PartitionReplaced("q", "p", old.partitionId(), 7, newId));
         rig.assign(PartitionSplit.atOffset("q", "p", newId, 0, Long.MIN_VALUE));
 
-        rig.pollUntil("the new incarnation's record", () -> rig.output.records.size() == 6, seconds(10));
-        rig.pollUntil("the old split to finish", () -> rig.reader.getNumberOfCurrentlyAssignedSplits() == 1, seconds(5));
+        awaitTheNewIncarnationAlone(6);
 
         QueueRecord reborn = rig.output.records.get(5).record();
         assertThat(reborn.record().partitionId()).isEqualTo(newId);
         assertThat(reborn.record().offset()).isZero();
         assertThat(reborn.lostBefore()).containsExactly(new LostRange("p", 5, 7));
-        assertThat(rig.reader.snapshotState(2)).singleElement()
-                .satisfies(s -> assertThat(s.partitionId()).isEqualTo(newId));
+        assertOnlySplitIs(newId);
     }
 
     @Test
@@ -240,12 +250,10 @@ class QueenSourceReaderTest {
         String newId = idOf("q", "p");
         rig.assign(PartitionSplit.atOffset("q", "p", newId, 0, Long.MIN_VALUE)); // no PartitionReplaced first
 
-        rig.pollUntil("the new incarnation's record", () -> rig.output.records.size() == 4, seconds(10));
-        rig.pollUntil("the old split to finish", () -> rig.reader.getNumberOfCurrentlyAssignedSplits() == 1, seconds(5));
+        awaitTheNewIncarnationAlone(4);
 
         assertThat(rig.output.records.get(3).record().record().partitionId()).isEqualTo(newId);
-        assertThat(rig.reader.snapshotState(2)).singleElement()
-                .satisfies(s -> assertThat(s.partitionId()).isEqualTo(newId));
+        assertOnlySplitIs(newId);
     }
 
     @Test
@@ -257,14 +265,12 @@ class QueenSourceReaderTest {
         String newId = idOf("q", "p");
         rig.assign(old, PartitionSplit.atOffset("q", "p", newId, 0, Long.MIN_VALUE));
 
-        rig.pollUntil("the new incarnation's record", () -> rig.output.records.size() == 1, seconds(10));
-        rig.pollUntil("the old split to finish", () -> rig.reader.getNumberOfCurrentlyAssignedSplits() == 1, seconds(5));
+        awaitTheNewIncarnationAlone(1);
         rig.pollFor(Duration.ofMillis(200));
 
         assertThat(rig.output.records).singleElement()
                 .satisfies(r -> assertThat(r.record().record().partitionId()).isEqualTo(newId));
-        assertThat(rig.reader.snapshotState(2)).singleElement()
-                .satisfies(s -> assertThat(s.partitionId()).isEqualTo(newId));
+        assertOnlySplitIs(newId);
     }
 
     @Test
