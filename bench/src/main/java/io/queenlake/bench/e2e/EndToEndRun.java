@@ -175,7 +175,7 @@ final class EndToEndRun {
                         .withRollingPolicy(OnCheckpointRollingPolicy.build())
                         .withOutputFileConfig(names)
                         .build()
-                : FileSink.forBulkFormat(base, new RowDataParquetWriters())
+                : FileSink.forBulkFormat(base, peer == Peer.FILESINK_JSONL_ZSTD ? new ZstdJsonLineWriters() : new RowDataParquetWriters())
                         .withBucketAssigner(new QueueBucketAssigner())
                         .withRollingPolicy(OnCheckpointRollingPolicy.build())
                         .withOutputFileConfig(names)

@@ -13,7 +13,12 @@ enum Peer {
      * Diagnostic, not in the default set: the lake with {@code compression=none}, the same bytes FileSink
      * row JSON writes per record, so the two differ only in what the lake adds (windows, order, keys, commits).
      */
-    LAKE_JSONL_PLAIN("lake-jsonl-plain", "queen-lake JSONL, no compression (diagnostic)");
+    LAKE_JSONL_PLAIN("lake-jsonl-plain", "queen-lake JSONL, no compression (diagnostic)"),
+    /**
+     * Diagnostic, not in the default set: FileSink row JSON's lines in one zstd frame per part, at the
+     * lake's level, so that FileSink and the lake's JSONL pay the same compression.
+     */
+    FILESINK_JSONL_ZSTD("filesink-jsonl-zstd", "FileSink JSON lines+zstd (diagnostic)");
 
     final String id;
     final String label;
@@ -28,11 +33,15 @@ enum Peer {
     }
 
     boolean fileSink() {
-        return this == FILESINK_JSONL || this == FILESINK_PARQUET;
+        return this == FILESINK_JSONL || this == FILESINK_PARQUET || this == FILESINK_JSONL_ZSTD;
     }
 
     /** The suffix of the FileSink part files. */
     String partSuffix() {
-        return this == FILESINK_PARQUET ? ".parquet" : ".jsonl";
+        return switch (this) {
+            case FILESINK_PARQUET -> ".parquet";
+            case FILESINK_JSONL_ZSTD -> ".jsonl.zst";
+            default -> ".jsonl";
+        };
     }
 }
