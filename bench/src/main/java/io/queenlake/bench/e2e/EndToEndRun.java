@@ -24,6 +24,8 @@ import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamUtils;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
@@ -142,14 +144,17 @@ final class EndToEndRun {
     }
 
     private void build(StreamExecutionEnvironment env, Peer peer, LakeSettings settings) {
-        if (peer == Peer.LAKE_JSONL_UNALIGNED) {
-            // LakePipeline's graph, wired here only to swap the watermark strategy.
+        if (peer == Peer.LAKE_JSONL_UNALIGNED || peer == Peer.LAKE_JSONL_CHAINED) {
+            // LakePipeline's graph, wired here only to swap the watermark strategy or the exchange.
             QueenSource source = settings.source();
-            env.fromSource(source, new UnalignedWatermarks<>(source.watermarkStrategy()), "Queen source",
-                            QueueRecordTypeInfo.INSTANCE)
-                    .uid(LakePipeline.SOURCE_UID)
-                    .keyBy(QueueRecord::queue, Types.STRING)
-                    .transform("Broker-clock windows", ClosedWindowTypeInfo.INSTANCE,
+            DataStream<QueueRecord> records = env.fromSource(source, peer == Peer.LAKE_JSONL_UNALIGNED
+                            ? new UnalignedWatermarks<>(source.watermarkStrategy()) : source.watermarkStrategy(),
+                            "Queen source", QueueRecordTypeInfo.INSTANCE)
+                    .uid(LakePipeline.SOURCE_UID);
+            KeyedStream<QueueRecord, String> byQueue = peer == Peer.LAKE_JSONL_CHAINED
+                    ? DataStreamUtils.reinterpretAsKeyedStream(records, QueueRecord::queue, Types.STRING)
+                    : records.keyBy(QueueRecord::queue, Types.STRING);
+            byQueue.transform("Broker-clock windows", ClosedWindowTypeInfo.INSTANCE,
                             new LakeWindowOperator(settings.windowSettings()))
                     .uid(LakePipeline.WINDOWS_UID)
                     .sinkTo(settings.lakeSink()).uid(LakePipeline.SINK_UID).name("Lake sink");

@@ -18,7 +18,13 @@ enum Peer {
      * Diagnostic, not in the default set: FileSink row JSON's lines in one zstd frame per part, at the
      * lake's level, so that FileSink and the lake's JSONL pay the same compression.
      */
-    FILESINK_JSONL_ZSTD("filesink-jsonl-zstd", "FileSink JSON lines+zstd (diagnostic)");
+    FILESINK_JSONL_ZSTD("filesink-jsonl-zstd", "FileSink JSON lines+zstd (diagnostic)"),
+    /**
+     * Diagnostic, not in the default set, parallelism 1 only: the lake's graph with the windows chained
+     * to the source instead of behind a keyed exchange, what the shuffle costs. One subtask owns every
+     * key group, so the source's stream is already keyed by queue.
+     */
+    LAKE_JSONL_CHAINED("lake-jsonl-chained", "queen-lake JSONL+zstd, windows chained to the source (diagnostic)");
 
     final String id;
     final String label;
@@ -29,7 +35,8 @@ enum Peer {
     }
 
     boolean lake() {
-        return this == LAKE_JSONL || this == LAKE_PARQUET || this == LAKE_JSONL_UNALIGNED || this == LAKE_JSONL_PLAIN;
+        return this == LAKE_JSONL || this == LAKE_PARQUET || this == LAKE_JSONL_UNALIGNED || this == LAKE_JSONL_PLAIN
+                || this == LAKE_JSONL_CHAINED;
     }
 
     boolean fileSink() {
