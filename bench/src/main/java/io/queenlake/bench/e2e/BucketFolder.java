@@ -17,8 +17,8 @@ import org.apache.parquet.io.LocalInputFile;
 /**
  * The folder the embedded S3 server keeps one bucket in, read as the objects it holds: how many and
  * how large, and how many records the finished FileSink part files hold (JSON lines counted, through
- * zstd for {@code .zst} parts; Parquet footers read). A file is counted again only when its size changed since the last look, so polling
- * a growing bucket reads each finished object about once.
+ * zstd for {@code .zst} parts; Parquet footers read). A file is counted again only when its size
+ * changed since the last look, so polling a growing bucket reads each finished object about once.
  */
 final class BucketFolder {
 
