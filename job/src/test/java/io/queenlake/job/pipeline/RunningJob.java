@@ -58,7 +58,7 @@ record RunningJob(LakeJob spec, JobClient client, LakeSink sink) {
     /** Cancels the job (no savepoint) and returns once it has ended. */
     void cancel() throws Exception {
         client.cancel().get(CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        awaitEnd();
+        SavepointStop.awaitEnd(client, CALL_TIMEOUT);
     }
 
     /** Stops the job with a savepoint under {@code dir}; returns the savepoint's path once the job has ended. */
@@ -75,17 +75,5 @@ record RunningJob(LakeJob spec, JobClient client, LakeSink sink) {
     /** Whether the injected crash, if any, has fired in this JVM. */
     boolean crashed() {
         return sink.config().crashHook().map(CrashHook::fired).orElse(false);
-    }
-
-    private void awaitEnd() throws InterruptedException {
-        long deadline = System.nanoTime() + CALL_TIMEOUT.toNanos();
-        JobStatus status = status();
-        while (!status.isGloballyTerminalState()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("job " + spec.sink() + " did not end within " + CALL_TIMEOUT + ", it is " + status);
-            }
-            Thread.sleep(20);
-            status = status();
-        }
     }
 }

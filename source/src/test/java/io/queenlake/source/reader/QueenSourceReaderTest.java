@@ -49,7 +49,6 @@ class QueenSourceReaderTest {
         return rig.ids(queue);
     }
 
-    /** The DESIGN.md promise for a frontier F in microseconds: W = floor((F + 1) / 1000) - 1. */
     /** Polls until {@code records} records are out and the old incarnation's split has finished. */
     private void awaitTheNewIncarnationAlone(int records) throws Exception {
         rig.pollUntil("the new incarnation's record", () -> rig.output.records.size() == records, seconds(10));
@@ -62,6 +61,7 @@ class QueenSourceReaderTest {
                 .satisfies(s -> assertThat(s.partitionId()).isEqualTo(partitionId));
     }
 
+    /** The DESIGN.md promise for a frontier F in microseconds: W = floor((F + 1) / 1000) - 1. */
     private static long watermarkFor(long frontierMicros) {
         return Math.floorDiv(frontierMicros + 1, 1000L) - 1;
     }

@@ -53,7 +53,8 @@ public final class SavepointStop {
         return savepoint;
     }
 
-    private static void awaitEnd(JobClient job, Duration timeout) throws Exception {
+    /** Returns once {@code job} has ended (finished, failed or cancelled); fails the test after {@code timeout}. */
+    public static void awaitEnd(JobClient job, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         JobStatus status = status(job, timeout);
         while (!status.isGloballyTerminalState()) {
