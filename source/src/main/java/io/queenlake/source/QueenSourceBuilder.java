@@ -1,6 +1,6 @@
 package io.queenlake.source;
 
-import io.queenlake.source.client.BrokerUrl;
+import io.queenlake.broker.client.BrokerUrl;
 import io.queenlake.source.enumerator.start.LakeRoot;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

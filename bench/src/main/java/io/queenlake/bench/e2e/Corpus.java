@@ -1,12 +1,12 @@
 package io.queenlake.bench.e2e;
 
 import io.queenlake.bench.OrderPayloads;
-import io.queenlake.source.client.FetchEntry;
-import io.queenlake.source.client.FetchRequest;
-import io.queenlake.source.client.FetchedPartition;
-import io.queenlake.source.client.PushItem;
-import io.queenlake.source.client.PushResult;
-import io.queenlake.source.client.QueenClient;
+import io.queenlake.broker.client.FetchEntry;
+import io.queenlake.broker.client.FetchRequest;
+import io.queenlake.broker.client.FetchedPartition;
+import io.queenlake.broker.client.PushItem;
+import io.queenlake.broker.client.PushResult;
+import io.queenlake.broker.client.QueenClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

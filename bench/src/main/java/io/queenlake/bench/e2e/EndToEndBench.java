@@ -1,10 +1,10 @@
 package io.queenlake.bench.e2e;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
+import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
 import io.queenlake.job.config.LakeFileSystem;
-import io.queenlake.source.client.HttpQueenClient;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

@@ -1,11 +1,11 @@
 package io.queenlake.bench.e2e;
 
 import io.queenlake.bench.OrderPayloads;
+import io.queenlake.broker.client.PushItem;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.sink.committer.PointerStore;
-import io.queenlake.source.client.PushItem;
 import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;

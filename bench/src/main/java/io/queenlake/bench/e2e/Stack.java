@@ -1,14 +1,14 @@
 package io.queenlake.bench.e2e;
 
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.devstack.s3.EmbeddedS3;
-import io.queenlake.source.client.QueenClient;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.config.SettingsLoader;
 import java.nio.file.Path;
-import java.util.Map;
-import org.apache.flink.configuration.Configuration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.apache.flink.configuration.Configuration;
 
 /** The dev broker (with its client) and the embedded S3 server every run of one invocation shares. */
 record Stack(BrokerProcess broker, QueenClient client, EmbeddedS3 s3) {

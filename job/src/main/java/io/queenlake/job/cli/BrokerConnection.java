@@ -1,8 +1,8 @@
 package io.queenlake.job.cli;
 
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.job.config.Setting;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.QueenClient;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;

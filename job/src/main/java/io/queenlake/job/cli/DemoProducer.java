@@ -1,8 +1,8 @@
 package io.queenlake.job.cli;
 
-import io.queenlake.source.client.PushItem;
-import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.RawJson;
+import io.queenlake.broker.client.PushItem;
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.RawJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

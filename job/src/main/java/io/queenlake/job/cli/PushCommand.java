@@ -1,10 +1,10 @@
 package io.queenlake.job.cli;
 
-import io.queenlake.source.client.PushItem;
-import io.queenlake.source.client.PushResult;
-import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.RawJson;
-import io.queenlake.source.client.RetryPolicy;
+import io.queenlake.broker.client.PushItem;
+import io.queenlake.broker.client.PushResult;
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.RawJson;
+import io.queenlake.broker.client.RetryPolicy;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

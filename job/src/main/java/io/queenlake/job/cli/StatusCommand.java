@@ -1,15 +1,15 @@
 package io.queenlake.job.cli;
 
+import io.queenlake.broker.client.KvAnswer;
+import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.KvResult;
+import io.queenlake.broker.client.KvRow;
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.QueenException;
 import io.queenlake.format.manifest.LeaseDoc;
 import io.queenlake.job.config.Setting;
 import io.queenlake.job.sink.committer.ObservedPointer;
 import io.queenlake.job.sink.committer.PointerStore;
-import io.queenlake.source.client.KvAnswer;
-import io.queenlake.source.client.KvOp;
-import io.queenlake.source.client.KvResult;
-import io.queenlake.source.client.KvRow;
-import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.QueenException;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.HashSet;

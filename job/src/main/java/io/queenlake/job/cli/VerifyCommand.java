@@ -1,5 +1,7 @@
 package io.queenlake.job.cli;
 
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.QueenException;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.sink.committer.ObservedPointer;
@@ -7,8 +9,6 @@ import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
-import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.QueenException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.queenlake.job.config;
 
-import io.queenlake.source.client.BrokerUrl;
+import io.queenlake.broker.client.BrokerUrl;
 
 /** Checks {@code QUEEN_URL} with the client's own rule ({@link BrokerUrl}), as a setting refusal. */
 final class QueenUrl {

@@ -1,7 +1,7 @@
 package io.queenlake.job.config;
 
-import io.queenlake.source.client.ChangedPage;
-import io.queenlake.source.client.HttpQueenClient;
+import io.queenlake.broker.client.ChangedPage;
+import io.queenlake.broker.client.HttpQueenClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

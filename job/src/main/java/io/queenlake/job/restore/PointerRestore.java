@@ -1,14 +1,14 @@
 package io.queenlake.job.restore;
 
+import io.queenlake.broker.client.KvAnswer;
+import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.KvResult;
+import io.queenlake.broker.client.KvRow;
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.QueenException;
+import io.queenlake.broker.client.RetryPolicy;
 import io.queenlake.format.key.NameEscaping;
 import io.queenlake.format.manifest.Committed;
-import io.queenlake.source.client.KvAnswer;
-import io.queenlake.source.client.KvOp;
-import io.queenlake.source.client.KvResult;
-import io.queenlake.source.client.KvRow;
-import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.QueenException;
-import io.queenlake.source.client.RetryPolicy;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

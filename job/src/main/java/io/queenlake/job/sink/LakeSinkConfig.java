@@ -1,12 +1,12 @@
 package io.queenlake.job.sink;
 
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.window.WriterSettings;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.QueenClient;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Optional;

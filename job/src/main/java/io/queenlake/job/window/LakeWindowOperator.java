@@ -1,5 +1,7 @@
 package io.queenlake.job.window;
 
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.RetryPolicy;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.model.WindowBounds;
@@ -8,8 +10,6 @@ import io.queenlake.job.restore.PointerRestore;
 import io.queenlake.job.serde.QueueRecordSerializer;
 import io.queenlake.job.serde.ResumePositionSerializer;
 import io.queenlake.source.QueueRecord;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.RetryPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,9 @@ package io.queenlake.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.devstack.broker.DevBroker;
+import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.job.sink.committer.ObservedPointer;
@@ -9,9 +12,6 @@ import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.devstack.broker.DevBroker;
-import io.queenlake.devstack.broker.DevBrokerOptions;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -2,6 +2,9 @@ package io.queenlake.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.PushItem;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.manifest.ManifestJson;
@@ -11,9 +14,6 @@ import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.PushItem;
-import io.queenlake.source.client.QueenClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

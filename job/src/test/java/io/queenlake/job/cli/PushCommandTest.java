@@ -2,13 +2,13 @@ package io.queenlake.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.client.ChangedPass;
+import io.queenlake.broker.client.ChangedPassWalker;
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.PartitionInfo;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
-import io.queenlake.source.client.ChangedPass;
-import io.queenlake.source.client.ChangedPassWalker;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.PartitionInfo;
-import io.queenlake.source.client.QueenClient;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;

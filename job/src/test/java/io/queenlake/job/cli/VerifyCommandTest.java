@@ -2,6 +2,7 @@ package io.queenlake.job.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
@@ -16,7 +17,6 @@ import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.sink.committer.ObservedPointer;
 import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.testutils.TestWindows;
-import io.queenlake.source.client.HttpQueenClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;

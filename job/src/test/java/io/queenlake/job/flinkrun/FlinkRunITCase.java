@@ -2,15 +2,15 @@ package io.queenlake.job.flinkrun;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.PushItem;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.job.sink.committer.PointerStore;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.PushItem;
-import io.queenlake.source.client.QueenClient;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -2,6 +2,9 @@ package io.queenlake.job.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.PushItem;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
@@ -17,9 +20,6 @@ import io.queenlake.job.verify.LakeReport;
 import io.queenlake.job.window.WindowSettings;
 import io.queenlake.source.QueenSource;
 import io.queenlake.source.StartMode;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.PushItem;
-import io.queenlake.source.client.QueenClient;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;

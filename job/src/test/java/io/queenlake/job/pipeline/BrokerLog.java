@@ -1,12 +1,12 @@
 package io.queenlake.job.pipeline;
 
+import io.queenlake.broker.client.EntryError;
+import io.queenlake.broker.client.FetchEntry;
+import io.queenlake.broker.client.FetchRequest;
+import io.queenlake.broker.client.FetchedPartition;
+import io.queenlake.broker.client.FetchedRecord;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.format.model.LogRecord;
-import io.queenlake.source.client.EntryError;
-import io.queenlake.source.client.FetchEntry;
-import io.queenlake.source.client.FetchRequest;
-import io.queenlake.source.client.FetchedPartition;
-import io.queenlake.source.client.FetchedRecord;
-import io.queenlake.source.client.QueenClient;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,6 +2,10 @@ package io.queenlake.job.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.client.KvExpiry;
+import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.QueueOptions;
+import io.queenlake.broker.client.RawJson;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Committed;
@@ -12,10 +16,6 @@ import io.queenlake.format.model.LostRange;
 import io.queenlake.job.sink.committer.ObservedPointer;
 import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.testutils.FlinkLakeFiles;
-import io.queenlake.source.client.KvExpiry;
-import io.queenlake.source.client.KvOp;
-import io.queenlake.source.client.QueueOptions;
-import io.queenlake.source.client.RawJson;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

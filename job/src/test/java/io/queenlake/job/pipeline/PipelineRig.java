@@ -2,6 +2,8 @@ package io.queenlake.job.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
@@ -15,8 +17,6 @@ import io.queenlake.job.testutils.LakeChecker;
 import io.queenlake.job.testutils.LakeReport;
 import io.queenlake.job.window.WindowSettings;
 import io.queenlake.source.QueenSource;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.QueenClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

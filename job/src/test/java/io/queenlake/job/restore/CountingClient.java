@@ -1,8 +1,8 @@
 package io.queenlake.job.restore;
 
-import io.queenlake.source.client.KvAnswer;
-import io.queenlake.source.client.KvOp;
-import io.queenlake.source.client.QueenClient;
+import io.queenlake.broker.client.KvAnswer;
+import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.source.testutils.ForwardingQueenClient;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

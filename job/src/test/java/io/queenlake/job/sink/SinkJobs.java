@@ -1,10 +1,10 @@
 package io.queenlake.job.sink;
 
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.job.pipeline.LakePipeline;
 import io.queenlake.job.testutils.TestWindows;
 import io.queenlake.job.window.ClosedWindow;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.QueenClient;
 import java.net.URI;
 import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;

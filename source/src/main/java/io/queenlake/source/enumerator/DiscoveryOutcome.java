@@ -1,8 +1,8 @@
 package io.queenlake.source.enumerator;
 
-import io.queenlake.source.client.EntryError;
-import io.queenlake.source.client.PartitionInfo;
-import io.queenlake.source.client.QueenException;
+import io.queenlake.broker.client.EntryError;
+import io.queenlake.broker.client.PartitionInfo;
+import io.queenlake.broker.client.QueenException;
 import io.queenlake.source.enumerator.start.StartPlan;
 import java.util.List;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package io.queenlake.source.enumerator;
 
-import io.queenlake.source.client.ChangedPass;
-import io.queenlake.source.client.ChangedPassWalker;
-import io.queenlake.source.client.ChangedQuery;
-import io.queenlake.source.client.EntryError;
-import io.queenlake.source.client.PartitionInfo;
-import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.QueenException;
+import io.queenlake.broker.client.ChangedPass;
+import io.queenlake.broker.client.ChangedPassWalker;
+import io.queenlake.broker.client.ChangedQuery;
+import io.queenlake.broker.client.EntryError;
+import io.queenlake.broker.client.PartitionInfo;
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.QueenException;
 import io.queenlake.source.enumerator.start.StartPlan;
 import io.queenlake.source.enumerator.start.StartPlanLoader;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.queenlake.source.enumerator;
 
-import io.queenlake.source.client.PartitionInfo;
+import io.queenlake.broker.client.PartitionInfo;
 
 /**
  * What the enumerator knows about one partition's current incarnation: its id, the last offset and

@@ -1,6 +1,6 @@
 package io.queenlake.source.enumerator;
 
-import io.queenlake.source.client.PartitionInfo;
+import io.queenlake.broker.client.PartitionInfo;
 import io.queenlake.source.enumerator.start.StartDecision;
 import io.queenlake.source.enumerator.start.StartPlan;
 import io.queenlake.source.event.PartitionReplaced;

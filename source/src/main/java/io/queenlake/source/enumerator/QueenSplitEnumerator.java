@@ -1,11 +1,11 @@
 package io.queenlake.source.enumerator;
 
+import io.queenlake.broker.client.EntryError;
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.PartitionInfo;
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.QueenException;
 import io.queenlake.source.QueenSourceConfig;
-import io.queenlake.source.client.EntryError;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.PartitionInfo;
-import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.QueenException;
 import io.queenlake.source.enumerator.lease.LeaseKeeper;
 import io.queenlake.source.enumerator.lease.LeaseStatus;
 import io.queenlake.source.enumerator.lease.LeaseView;

@@ -1,9 +1,9 @@
 package io.queenlake.source.reader;
 
+import io.queenlake.broker.client.FetchedRecord;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.source.QueueRecord;
-import io.queenlake.source.client.FetchedRecord;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.PartitionSplitState;

@@ -1,9 +1,9 @@
 package io.queenlake.source.reader;
 
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.QueueRecord;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.QueenClient;
 import io.queenlake.source.event.PartitionReplaced;
 import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.metrics.QueenSourceMetrics;

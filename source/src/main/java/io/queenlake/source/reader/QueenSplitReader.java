@@ -1,16 +1,16 @@
 package io.queenlake.source.reader;
 
+import io.queenlake.broker.client.FetchBatcher;
+import io.queenlake.broker.client.FetchEntry;
+import io.queenlake.broker.client.FetchRequest;
+import io.queenlake.broker.client.FetchedPartition;
+import io.queenlake.broker.client.FetchedRecord;
+import io.queenlake.broker.client.OffsetAnswer;
+import io.queenlake.broker.client.OffsetQuery;
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.QueenException;
+import io.queenlake.broker.client.RetryPolicy;
 import io.queenlake.format.model.LostRange;
-import io.queenlake.source.client.FetchBatcher;
-import io.queenlake.source.client.FetchEntry;
-import io.queenlake.source.client.FetchRequest;
-import io.queenlake.source.client.FetchedPartition;
-import io.queenlake.source.client.FetchedRecord;
-import io.queenlake.source.client.OffsetAnswer;
-import io.queenlake.source.client.OffsetQuery;
-import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.QueenException;
-import io.queenlake.source.client.RetryPolicy;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.PartitionSplit;
 import java.time.Duration;

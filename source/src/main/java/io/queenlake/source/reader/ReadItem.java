@@ -1,7 +1,7 @@
 package io.queenlake.source.reader;
 
+import io.queenlake.broker.client.FetchedRecord;
 import io.queenlake.format.model.LostRange;
-import io.queenlake.source.client.FetchedRecord;
 import java.util.List;
 import java.util.Objects;
 

@@ -1,12 +1,12 @@
 package io.queenlake.source.reader;
 
+import io.queenlake.broker.client.EntryError;
+import io.queenlake.broker.client.FetchEntry;
+import io.queenlake.broker.client.FetchedPartition;
+import io.queenlake.broker.client.FetchedRecord;
+import io.queenlake.broker.client.OffsetAnswer;
+import io.queenlake.broker.client.OffsetQuery;
 import io.queenlake.format.model.LostRange;
-import io.queenlake.source.client.EntryError;
-import io.queenlake.source.client.FetchEntry;
-import io.queenlake.source.client.FetchedPartition;
-import io.queenlake.source.client.FetchedRecord;
-import io.queenlake.source.client.OffsetAnswer;
-import io.queenlake.source.client.OffsetQuery;
 import io.queenlake.source.split.PartitionSplit;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,12 +3,12 @@ package io.queenlake.source.enumerator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.queenlake.broker.client.KvExpiry;
+import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.KvRow;
+import io.queenlake.broker.client.RawJson;
 import io.queenlake.format.manifest.LeaseDoc;
 import io.queenlake.source.QueenSourceConfig;
-import io.queenlake.source.client.KvExpiry;
-import io.queenlake.source.client.KvOp;
-import io.queenlake.source.client.KvRow;
-import io.queenlake.source.client.RawJson;
 import io.queenlake.source.enumerator.lease.LeaseStatus;
 import io.queenlake.source.event.PassCompleted;
 import java.util.Optional;

@@ -2,13 +2,13 @@ package io.queenlake.source.enumerator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.client.QueueOptions;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.StartMode;
-import io.queenlake.source.client.QueueOptions;
 import io.queenlake.source.split.PartitionSplit;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -159,7 +159,7 @@ class StartPositionsTest {
     }
 
     private Map<String, String> idsOf(String queue) {
-        return rig.client.partitionsChanged(List.of(io.queenlake.source.client.ChangedQuery.firstPage(queue, 1000)))
+        return rig.client.partitionsChanged(List.of(io.queenlake.broker.client.ChangedQuery.firstPage(queue, 1000)))
                 .entries().get(0).partitions().stream()
                 .collect(Collectors.toMap(p -> p.name(), p -> p.id()));
     }

@@ -2,12 +2,12 @@ package io.queenlake.source.enumerator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.queenlake.source.client.ChangedEntry;
-import io.queenlake.source.client.ChangedPage;
-import io.queenlake.source.client.ChangedQuery;
-import io.queenlake.source.client.PushItem;
-import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.RawJson;
+import io.queenlake.broker.client.ChangedEntry;
+import io.queenlake.broker.client.ChangedPage;
+import io.queenlake.broker.client.ChangedQuery;
+import io.queenlake.broker.client.PushItem;
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.RawJson;
 import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.testutils.ForwardingQueenClient;

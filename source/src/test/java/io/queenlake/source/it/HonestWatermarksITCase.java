@@ -2,9 +2,9 @@ package io.queenlake.source.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.client.PushItem;
 import io.queenlake.source.QueenSource;
 import io.queenlake.source.QueueRecord;
-import io.queenlake.source.client.PushItem;
 import io.queenlake.source.it.SourceItRig.Seen;
 import java.time.Duration;
 import java.util.ArrayList;

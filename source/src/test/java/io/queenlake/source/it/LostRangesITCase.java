@@ -2,8 +2,8 @@ package io.queenlake.source.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.client.QueueOptions;
 import io.queenlake.source.QueenSource;
-import io.queenlake.source.client.QueueOptions;
 import io.queenlake.source.it.SourceItRig.Seen;
 import io.queenlake.source.testutils.SavepointStop;
 import java.nio.file.Path;
@@ -135,7 +135,7 @@ class LostRangesITCase {
                     SourceItRig.item("reborn", "p", "\"a5\"")));
             rig.broker.deletePartition(SourceItRig.TENANT, "reborn", "p");
             List<String> reborn = List.of("\"b0\"", "\"b1\"", "\"b2\"", "\"b3\"", "\"b4\"", "\"b5\"", "\"b6\"", "\"b7\"");
-            List<io.queenlake.source.client.PushItem> items = new ArrayList<>();
+            List<io.queenlake.broker.client.PushItem> items = new ArrayList<>();
             reborn.forEach(payload -> items.add(SourceItRig.item("reborn", "p", payload)));
             rig.push(items);
 

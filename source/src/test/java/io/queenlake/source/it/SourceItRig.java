@@ -2,6 +2,9 @@ package io.queenlake.source.it;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.PushItem;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.source.QueenSource;
@@ -9,9 +12,6 @@ import io.queenlake.source.QueenSourceBuilder;
 import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.QueueRecord;
 import io.queenlake.source.StartMode;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.PushItem;
-import io.queenlake.source.client.QueenClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

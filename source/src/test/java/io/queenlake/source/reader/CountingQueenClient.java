@@ -1,10 +1,10 @@
 package io.queenlake.source.reader;
 
-import io.queenlake.source.client.FetchRequest;
-import io.queenlake.source.client.FetchedPartition;
-import io.queenlake.source.client.OffsetAnswer;
-import io.queenlake.source.client.OffsetQuery;
-import io.queenlake.source.client.QueenClient;
+import io.queenlake.broker.client.FetchRequest;
+import io.queenlake.broker.client.FetchedPartition;
+import io.queenlake.broker.client.OffsetAnswer;
+import io.queenlake.broker.client.OffsetQuery;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.source.testutils.ForwardingQueenClient;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

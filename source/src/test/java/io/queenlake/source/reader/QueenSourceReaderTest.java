@@ -4,13 +4,13 @@ import static io.queenlake.source.reader.ReaderRig.seconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.queenlake.broker.client.FetchedRecord;
+import io.queenlake.broker.client.PushItem;
+import io.queenlake.broker.client.QueueOptions;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.source.QueueRecord;
-import io.queenlake.source.client.FetchedRecord;
-import io.queenlake.source.client.PushItem;
-import io.queenlake.source.client.QueueOptions;
 import io.queenlake.source.event.PartitionReplaced;
 import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.metrics.QueenSourceMetrics;

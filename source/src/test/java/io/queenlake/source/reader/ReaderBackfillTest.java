@@ -3,8 +3,8 @@ package io.queenlake.source.reader;
 import static io.queenlake.source.reader.ReaderRig.seconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.queenlake.source.client.FetchedRecord;
-import io.queenlake.source.client.PushItem;
+import io.queenlake.broker.client.FetchedRecord;
+import io.queenlake.broker.client.PushItem;
 import io.queenlake.source.split.PartitionSplit;
 import java.util.ArrayList;
 import java.util.List;

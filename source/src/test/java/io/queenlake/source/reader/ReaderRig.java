@@ -2,21 +2,22 @@ package io.queenlake.source.reader;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import io.queenlake.broker.client.ChangedPass;
+import io.queenlake.broker.client.ChangedPassWalker;
+import io.queenlake.broker.client.ChangedQuery;
+import io.queenlake.broker.client.FetchEntry;
+import io.queenlake.broker.client.FetchRequest;
+import io.queenlake.broker.client.FetchedPartition;
+import io.queenlake.broker.client.FetchedRecord;
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.PushItem;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.StartMode;
-import io.queenlake.source.client.ChangedPass;
-import io.queenlake.source.client.ChangedPassWalker;
-import io.queenlake.source.client.ChangedQuery;
-import io.queenlake.source.client.FetchEntry;
-import io.queenlake.source.client.FetchRequest;
-import io.queenlake.source.client.FetchedPartition;
-import io.queenlake.source.client.FetchedRecord;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.PushItem;
-import io.queenlake.source.client.QueenClient;
 import io.queenlake.source.event.PassCompleted;
+import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.PartitionSplit;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,11 +34,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.testutils.MetricListener;
 import org.apache.flink.runtime.metrics.groups.InternalSourceReaderMetricGroup;
-import io.queenlake.source.metrics.QueenSourceMetrics;
-import org.apache.flink.core.io.InputStatus;
 
 /**
  * One QueenSource reader against an in-process dev broker whose clock the test can move forward,

@@ -1,18 +1,18 @@
 package io.queenlake.source.testutils;
 
-import io.queenlake.source.client.BrokerHealth;
-import io.queenlake.source.client.ChangedPage;
-import io.queenlake.source.client.ChangedQuery;
-import io.queenlake.source.client.FetchRequest;
-import io.queenlake.source.client.FetchedPartition;
-import io.queenlake.source.client.KvAnswer;
-import io.queenlake.source.client.KvOp;
-import io.queenlake.source.client.OffsetAnswer;
-import io.queenlake.source.client.OffsetQuery;
-import io.queenlake.source.client.PushItem;
-import io.queenlake.source.client.PushResult;
-import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.QueueOptions;
+import io.queenlake.broker.client.BrokerHealth;
+import io.queenlake.broker.client.ChangedPage;
+import io.queenlake.broker.client.ChangedQuery;
+import io.queenlake.broker.client.FetchRequest;
+import io.queenlake.broker.client.FetchedPartition;
+import io.queenlake.broker.client.KvAnswer;
+import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.OffsetAnswer;
+import io.queenlake.broker.client.OffsetQuery;
+import io.queenlake.broker.client.PushItem;
+import io.queenlake.broker.client.PushResult;
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.QueueOptions;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 

@@ -1,11 +1,11 @@
 package io.queenlake.job.sink.committer;
 
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
 import io.queenlake.job.sink.SinkThreads;
 import io.queenlake.job.sink.committable.WindowCommittable;
-import io.queenlake.source.client.QueenClient;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,16 +1,16 @@
 package io.queenlake.job.sink.committer;
 
+import io.queenlake.broker.client.KvAnswer;
+import io.queenlake.broker.client.KvExpect;
+import io.queenlake.broker.client.KvExpiry;
+import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.KvResult;
+import io.queenlake.broker.client.KvRow;
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.RawJson;
 import io.queenlake.format.key.NameEscaping;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.LeaseDoc;
-import io.queenlake.source.client.KvAnswer;
-import io.queenlake.source.client.KvExpect;
-import io.queenlake.source.client.KvExpiry;
-import io.queenlake.source.client.KvOp;
-import io.queenlake.source.client.KvResult;
-import io.queenlake.source.client.KvRow;
-import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.RawJson;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;

@@ -1,5 +1,6 @@
 package io.queenlake.job.sink.committer;
 
+import io.queenlake.broker.client.QueenException;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.model.Micros;
@@ -7,7 +8,6 @@ import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
 import io.queenlake.job.sink.committable.WindowCommittable;
-import io.queenlake.source.client.QueenException;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.queenlake.job.sink.committer;
 
-import io.queenlake.source.client.QueenException;
+import io.queenlake.broker.client.QueenException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;

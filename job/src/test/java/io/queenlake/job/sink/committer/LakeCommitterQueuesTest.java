@@ -2,6 +2,10 @@ package io.queenlake.job.sink.committer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.KvAnswer;
+import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
@@ -15,10 +19,6 @@ import io.queenlake.job.sink.writer.LakeWriter;
 import io.queenlake.job.testutils.FlinkLakeFiles;
 import io.queenlake.job.testutils.LakeAssertions;
 import io.queenlake.job.testutils.TestWindows;
-import io.queenlake.source.client.HttpQueenClient;
-import io.queenlake.source.client.KvAnswer;
-import io.queenlake.source.client.KvOp;
-import io.queenlake.source.client.QueenClient;
 import io.queenlake.source.testutils.ForwardingQueenClient;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,14 +1,14 @@
 package io.queenlake.source.enumerator.lease;
 
+import io.queenlake.broker.client.KvAnswer;
+import io.queenlake.broker.client.KvExpect;
+import io.queenlake.broker.client.KvExpiry;
+import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.KvResult;
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.QueenException;
+import io.queenlake.broker.client.RawJson;
 import io.queenlake.format.manifest.LeaseDoc;
-import io.queenlake.source.client.KvAnswer;
-import io.queenlake.source.client.KvExpect;
-import io.queenlake.source.client.KvExpiry;
-import io.queenlake.source.client.KvOp;
-import io.queenlake.source.client.KvResult;
-import io.queenlake.source.client.QueenClient;
-import io.queenlake.source.client.QueenException;
-import io.queenlake.source.client.RawJson;
 import io.queenlake.source.enumerator.SinkKeys;
 import java.security.SecureRandom;
 import java.util.ArrayList;

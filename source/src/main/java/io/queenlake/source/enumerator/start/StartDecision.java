@@ -1,7 +1,7 @@
 package io.queenlake.source.enumerator.start;
 
+import io.queenlake.broker.client.PartitionInfo;
 import io.queenlake.format.manifest.CheckpointDoc;
-import io.queenlake.source.client.PartitionInfo;
 import io.queenlake.source.split.PartitionSplit;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,12 +1,12 @@
 package io.queenlake.source.enumerator.start;
 
+import io.queenlake.broker.client.KvAnswer;
+import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.KvResult;
+import io.queenlake.broker.client.KvRow;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Committed;
-import io.queenlake.source.client.KvAnswer;
-import io.queenlake.source.client.KvOp;
-import io.queenlake.source.client.KvResult;
-import io.queenlake.source.client.KvRow;
-import io.queenlake.source.client.QueenClient;
 import io.queenlake.source.enumerator.SinkKeys;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,8 +2,8 @@ package io.queenlake.source.enumerator.start;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.client.PartitionInfo;
 import io.queenlake.format.manifest.CheckpointDoc;
-import io.queenlake.source.client.PartitionInfo;
 import io.queenlake.source.split.PartitionSplit;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,0 @@
-package io.queenlake.source.client;
-
-/** An answer that does not have the shape the wire contract promises; becomes a retriable body error. */
-final class WireFormatException extends RuntimeException {
-
-    WireFormatException(String message) {
-        super(message);
-    }
-}
