@@ -1,5 +1,6 @@
 package io.queenlake.bench.e2e;
 
+import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.job.LakeJob;
@@ -7,11 +8,10 @@ import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.pipeline.LakePipeline;
 import io.queenlake.job.serde.ClosedWindowTypeInfo;
 import io.queenlake.job.serde.QueueRecordTypeInfo;
-import io.queenlake.job.window.LakeWindowOperator;
-import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
+import io.queenlake.job.window.LakeWindowOperator;
 import io.queenlake.source.QueenSource;
 import io.queenlake.source.QueueRecord;
 import java.nio.file.Files;
@@ -207,7 +207,7 @@ final class EndToEndRun {
         if (!manifests.reachesPast(census.lastStamps())) {
             return false;
         }
-        PointerStore pointers = new PointerStore(stack.client(), settings.sink());
+        CommitPointers pointers = new CommitPointers(stack.client(), settings.sink());
         for (String queue : corpus.queues()) {
             Committed c = pointers.read(queue).pointer().orElse(null);
             if (c == null || c.tEnd() <= census.lastStamps().get(queue)) {
@@ -224,7 +224,7 @@ final class EndToEndRun {
         if (peer.fileSink()) {
             return folder.recordsInParts(peer.partSuffix()) + " of " + census.records() + " records in finished parts";
         }
-        PointerStore pointers = new PointerStore(stack.client(), settings.sink());
+        CommitPointers pointers = new CommitPointers(stack.client(), settings.sink());
         List<String> seen = new ArrayList<>();
         for (String queue : corpus.queues()) {
             seen.add(queue + " pointer " + pointers.read(queue).pointer().orElse(null) + " (last stamp "
@@ -246,7 +246,7 @@ final class EndToEndRun {
         }
         String root = stack.bucketDir(settings.bucket()).toUri().toString().replaceAll("/+$", "");
         LakeChecker checker = new LakeChecker(new FlinkLakeFiles(root), settings.prefix());
-        PointerStore pointers = new PointerStore(stack.client(), settings.sink());
+        CommitPointers pointers = new CommitPointers(stack.client(), settings.sink());
         long records = 0;
         for (String queue : corpus.queues()) {
             LakeReport report = checker.check(settings.tenant(), queue, pointers.read(queue).pointer().orElse(null));

@@ -2,10 +2,10 @@ package io.queenlake.bench.e2e;
 
 import io.queenlake.bench.OrderPayloads;
 import io.queenlake.broker.client.PushItem;
+import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;
-import io.queenlake.job.sink.committer.PointerStore;
 import java.nio.file.Files;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,7 +67,7 @@ final class LagRun {
                     "e2e-lag-producer");
             producer.start();
             try {
-                PointerStore pointers = new PointerStore(stack.client(), settings.sink());
+                CommitPointers pointers = new CommitPointers(stack.client(), settings.sink());
                 int committedBatches = 0;
                 long deadline = System.nanoTime() + (options.lagSeconds() + 120) * 1_000_000_000L;
                 while (committedBatches < batches) {

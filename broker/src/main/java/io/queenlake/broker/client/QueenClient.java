@@ -28,6 +28,11 @@ public interface QueenClient {
     /** {@code POST /api/v1/partitions/changed}: one page per entry plus the node's safeTime; no entries answers safeTime alone. */
     ChangedPage partitionsChanged(List<ChangedQuery> queries);
 
+    /** The node's safeTime in microseconds: a {@link #partitionsChanged} call with no entries. */
+    default long safeTimeMicros() {
+        return partitionsChanged(List.of()).safeTimeMicros();
+    }
+
     /** {@code POST /api/v1/kv}: one batch, applied all or nothing when an op is {@code required}. An empty batch makes no call. */
     KvAnswer kv(List<KvOp> ops);
 

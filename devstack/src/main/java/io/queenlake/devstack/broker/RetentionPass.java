@@ -1,9 +1,9 @@
 package io.queenlake.devstack.broker;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.queenlake.broker.kv.SinkKeys;
 import io.queenlake.devstack.broker.JournalEntry.LogTrimmed;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.format.DateTimeParseException;
 
 /**
@@ -15,7 +15,6 @@ import java.time.format.DateTimeParseException;
  */
 final class RetentionPass {
 
-    static final String SINK_NAMESPACE = "queen-s3";
     static final long HOLD_MARGIN_MICROS = 60_000_000L;
 
     private final BrokerState state;
@@ -62,7 +61,7 @@ final class RetentionPass {
 
     /** The sink's committed {@code tEnd} in micros, or null when it never committed or wrote it as a number. */
     static Long committedTEnd(Tenant tenant, String queue, String sink, long now) {
-        KvRow row = tenant.kv().live(SINK_NAMESPACE, committedKey(sink, queue), now);
+        KvRow row = tenant.kv().live(SinkKeys.NAMESPACE, new SinkKeys(sink).committed(queue), now);
         if (row == null) {
             return null;
         }
@@ -74,22 +73,4 @@ final class RetentionPass {
         }
     }
 
-    static String committedKey(String sink, String queue) {
-        return "s3:" + sink + ":" + escape(queue) + ":committed";
-    }
-
-    /** The lake's name escaping: every UTF-8 byte outside {@code [A-Za-z0-9._-]} becomes {@code %XX}. */
-    static String escape(String name) {
-        StringBuilder out = new StringBuilder(name.length());
-        for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
-            int c = b & 0xff;
-            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-') {
-                out.append((char) c);
-            } else {
-                out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
-                        .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
-            }
-        }
-        return out.toString();
-    }
 }

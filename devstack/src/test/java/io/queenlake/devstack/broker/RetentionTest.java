@@ -1,5 +1,6 @@
 package io.queenlake.devstack.broker;
 
+import io.queenlake.broker.kv.SinkKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -83,14 +84,9 @@ class RetentionTest {
     void aNumericTEndReadsAsNeverCommitted() {
         long tEnd = ManualClock.START + 10_000_000_000L;
         Tenant tenant = new Tenant(Tenant.DEFAULT_ID);
-        tenant.kv().put("queen-s3", RetentionPass.committedKey("default", "q"),
+        tenant.kv().put("queen-s3", new SinkKeys("default").committed("q"),
                 new KvRow(("{\"tEnd\":" + tEnd + "}").getBytes(), 1, 0, 1));
         assertThat(RetentionPass.committedTEnd(tenant, "q", "default", ManualClock.START)).isNull();
-    }
-
-    @Test
-    void theCommittedKeyEscapesTheQueueName() {
-        assertThat(RetentionPass.committedKey("default", "a b/ü:c")).isEqualTo("s3:default:a%20b%2F%C3%BC%3Ac:committed");
     }
 
     @Test
@@ -126,7 +122,7 @@ class RetentionTest {
     }
 
     private static void commitTEnd(String sink, String queue, long tEndMicros) {
-        wire.kv("[{\"ns\":\"queen-s3\",\"op\":\"put\",\"key\":\"" + RetentionPass.committedKey(sink, queue)
+        wire.kv("[{\"ns\":\"queen-s3\",\"op\":\"put\",\"key\":\"" + new SinkKeys(sink).committed(queue)
                 + "\",\"value\":{\"k\":1,\"tEnd\":\"" + BrokerTime.iso(tEndMicros) + "\"},\"forever\":true}]");
     }
 }

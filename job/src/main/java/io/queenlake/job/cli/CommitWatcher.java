@@ -1,11 +1,11 @@
 package io.queenlake.job.cli;
 
+import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.model.Micros;
-import io.queenlake.job.sink.committer.PointerStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +22,7 @@ import java.util.function.Consumer;
  */
 final class CommitWatcher implements AutoCloseable {
 
-    private final PointerStore pointers;
+    private final CommitPointers pointers;
     private final List<String> queues;
     private final Path bucketDir;
     private final Prefix prefix;
@@ -32,7 +32,7 @@ final class CommitWatcher implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    CommitWatcher(PointerStore pointers, List<String> queues, Path bucketDir, Prefix prefix, String tenant,
+    CommitWatcher(CommitPointers pointers, List<String> queues, Path bucketDir, Prefix prefix, String tenant,
             Consumer<String> out) {
         this.pointers = pointers;
         this.queues = List.copyOf(queues);

@@ -1,12 +1,12 @@
 package io.queenlake.job.cli;
 
+import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.config.SettingsLoader;
-import io.queenlake.job.sink.committer.PointerStore;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -71,7 +71,7 @@ final class Demo implements AutoCloseable {
         Configuration conf = LauncherFileSystems.initialize(new Configuration(), settings);
         run = LocalRun.start(settings, conf, options.webPort(), null, Duration.ofSeconds(2));
         parts.add(run);
-        PointerStore pointers = new PointerStore(settings.lakeSink().config().newClient(), settings.sink());
+        CommitPointers pointers = new CommitPointers(settings.lakeSink().config().newClient(), settings.sink());
         parts.add(new DemoProducer(settings.lakeSink().config().newClient(), QUEUES, 500, "demo-" + Long.toString(
                 System.currentTimeMillis(), 36)).start());
         out.accept("queen-lake demo is running: queues " + String.join(" and ", QUEUES) + " get a few orders every 0.5 s,"

@@ -1,15 +1,11 @@
 package io.queenlake.job.cli;
 
-import io.queenlake.broker.client.KvAnswer;
-import io.queenlake.broker.client.KvOp;
-import io.queenlake.broker.client.KvResult;
-import io.queenlake.broker.client.KvRow;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
-import io.queenlake.format.manifest.LeaseDoc;
+import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.ObservedPointer;
+import io.queenlake.broker.kv.UnreadableDocumentException;
 import io.queenlake.job.config.Setting;
-import io.queenlake.job.sink.committer.ObservedPointer;
-import io.queenlake.job.sink.committer.PointerStore;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -57,16 +53,20 @@ final class StatusCommand implements Subcommand {
         String tenant = broker.tenant();
         String sink = a.get("sink", env.getOrDefault(Setting.SINK.envName(), DEFAULT_SINK));
         QueenClient client = broker.client("status");
-        PointerStore pointers = new PointerStore(client, sink);
+        CommitPointers pointers = new CommitPointers(client, sink);
         try {
             List<String> queues = queues(a.get("queue", env.get(Setting.QUEUES.envName())), client);
-            long safeTime = pointers.safeTimeMicros();
+            long safeTime = client.safeTimeMicros();
             out.println("broker " + url + ", sink '" + sink + "', tenant " + tenant);
             if (queues.isEmpty()) {
                 out.println("the broker has no queue yet");
             }
             for (String queue : queues) {
-                out.println(status(queue, pointers, client, safeTime).line());
+                try {
+                    out.println(status(queue, pointers, safeTime).line());
+                } catch (UnreadableDocumentException e) {
+                    out.println(queue + ": " + e.getMessage());
+                }
             }
         } catch (QueenException e) {
             throw new IllegalStateException("the broker at " + url + " did not answer (" + e.getMessage()
@@ -82,28 +82,12 @@ final class StatusCommand implements Subcommand {
         return Arrays.stream(named.split(",")).map(String::strip).filter(q -> !q.isEmpty()).toList();
     }
 
-    private static QueueStatus status(String queue, PointerStore pointers, QueenClient client, long safeTime) {
+    private static QueueStatus status(String queue, CommitPointers pointers, long safeTime) {
         ObservedPointer pointer = pointers.read(queue);
-        Optional<KvRow> leaseRow = get(client, pointers.leaseKey(queue));
-        Optional<LeaseDoc> lease = Optional.empty();
-        boolean unreadable = false;
-        if (leaseRow.isPresent()) {
-            try {
-                lease = Optional.of(LeaseDoc.fromJson(leaseRow.get().value().utf8()));
-            } catch (RuntimeException e) {
-                unreadable = true;
-            }
-        }
-        OptionalLong expires = leaseRow.map(KvRow::expiresAtMicros).orElse(OptionalLong.empty());
-        return new QueueStatus(queue, pointer.pointer(), pointer.version(), lease, unreadable, expires, safeTime);
-    }
-
-    private static Optional<KvRow> get(QueenClient client, String key) {
-        KvAnswer answer = client.kv(List.of(KvOp.get(PointerStore.NAMESPACE, key)));
-        if (answer instanceof KvAnswer.Results results && results.get(0) instanceof KvResult.Got got) {
-            return got.row();
-        }
-        throw new IllegalStateException("the broker answered a KV get of " + key + " with " + answer
-                + ": check that QUEEN_URL points at a Queen broker.");
+        Optional<CommitPointers.LeaseRow> lease = pointers.lease(queue);
+        boolean unreadable = lease.isPresent() && lease.get().holder().isEmpty();
+        OptionalLong expires = lease.map(l -> l.row().expiresAtMicros()).orElse(OptionalLong.empty());
+        return new QueueStatus(queue, pointer.pointer(), pointer.version(), lease.flatMap(CommitPointers.LeaseRow::holder),
+                unreadable, expires, safeTime);
     }
 }

@@ -2,10 +2,10 @@ package io.queenlake.job.cli;
 
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
+import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.job.config.LakeSettings;
-import io.queenlake.job.sink.committer.ObservedPointer;
-import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
@@ -57,7 +57,7 @@ final class VerifyCommand implements Subcommand {
         }
         LauncherFileSystems.initialize(new Configuration(), settings);
         LakeChecker checker = new LakeChecker(lakeFiles(settings), settings.prefix());
-        PointerStore pointers = new PointerStore(client, settings.sink());
+        CommitPointers pointers = new CommitPointers(client, settings.sink());
         out.println("verifying " + settings.lakePath() + " (sink '" + settings.sink() + "', broker " + settings.queenUrl() + ")");
         boolean clean = true;
         for (String q : queues) {
@@ -102,7 +102,7 @@ final class VerifyCommand implements Subcommand {
         }
     }
 
-    private static ObservedPointer pointer(PointerStore pointers, String queue, LakeSettings settings) {
+    private static ObservedPointer pointer(CommitPointers pointers, String queue, LakeSettings settings) {
         try {
             return pointers.read(queue);
         } catch (QueenException e) {

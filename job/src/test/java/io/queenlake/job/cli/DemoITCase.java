@@ -3,12 +3,12 @@ package io.queenlake.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.manifest.ManifestJson;
-import io.queenlake.job.sink.committer.ObservedPointer;
-import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
@@ -52,7 +52,7 @@ class DemoITCase {
             assertThat(ui.statusCode()).isEqualTo(200);
             assertThat(ui.body()).as("the web dashboard (flink-runtime-web) is served").containsIgnoringCase("<html");
 
-            PointerStore pointers = new PointerStore(HttpQueenClient.builder().baseUrl(demo.brokerUrl().toString()).build(),
+            CommitPointers pointers = new CommitPointers(HttpQueenClient.builder().baseUrl(demo.brokerUrl().toString()).build(),
                     "default");
             LakeChecker checker = new LakeChecker(new FlinkLakeFiles(demo.bucketDir().toUri().toString()), Prefix.DEFAULT);
             for (String queue : Demo.QUEUES) {
@@ -64,7 +64,7 @@ class DemoITCase {
         }
         // Stopped cleanly: the broker's state kept the pointers, and the job released its leases on the way out.
         try (DevBroker again = DevBroker.start(DevBrokerOptions.builder().dataDir(dir.resolve("demo/broker")).build())) {
-            PointerStore pointers = new PointerStore(HttpQueenClient.builder().baseUrl(again.url().toString()).build(),
+            CommitPointers pointers = new CommitPointers(HttpQueenClient.builder().baseUrl(again.url().toString()).build(),
                     "default");
             for (String queue : Demo.QUEUES) {
                 assertThat(pointers.read(queue).k()).as("committed k of %s after the demo", queue).isPositive();

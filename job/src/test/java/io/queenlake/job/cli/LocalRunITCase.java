@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.PushItem;
 import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.config.SettingsLoader;
-import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
@@ -77,7 +77,7 @@ class LocalRunITCase {
 
     private static LakeReport lake(LakeSettings settings) throws Exception {
         return new LakeChecker(new FlinkLakeFiles(settings.lakeRoot()), settings.prefix()).check(
-                ManifestJson.DEFAULT_TENANT, QUEUE, new PointerStore(client, "run").read(QUEUE).pointer().orElse(null));
+                ManifestJson.DEFAULT_TENANT, QUEUE, new CommitPointers(client, "run").read(QUEUE).pointer().orElse(null));
     }
 
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {

@@ -1,5 +1,6 @@
 package io.queenlake.job.cli;
 
+import io.queenlake.broker.kv.SinkKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,12 +10,12 @@ import io.queenlake.broker.client.KvOp;
 import io.queenlake.broker.client.PushItem;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.RawJson;
+import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.LeaseDoc;
-import io.queenlake.job.sink.committer.ObservedPointer;
-import io.queenlake.job.sink.committer.PointerStore;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -43,13 +44,13 @@ class StatusCommandTest {
         broker = DevBroker.start(DevBrokerOptions.builder().clock(() -> NOW_MICROS).build());
         client = HttpQueenClient.builder().baseUrl(broker.url().toString()).build();
         client.push(List.of(PushItem.of("orders", "p", "t-1", "{}"), PushItem.of("refunds", "p", "t-2", "{}")));
-        PointerStore pointers = new PointerStore(client, SINK);
+        CommitPointers pointers = new CommitPointers(client, SINK);
         // Window 12 ended 90 s before the broker's now.
         Committed committed = new Committed(12, NOW_MICROS - 90_000_000L, "queen/_queen/x/windows/0000000012.json", 30, 2048,
                 1_791_009_500_000L);
         assertThat(pointers.move("orders", ObservedPointer.absent(), committed).applied()).isTrue();
         LeaseDoc lease = new LeaseDoc("queen-lake@host-a", "0123456789abcdef", 1_791_009_000_000L);
-        client.kv(List.of(KvOp.putIfAbsent(PointerStore.NAMESPACE, pointers.leaseKey("orders"), RawJson.ofUtf8(lease.toJson()),
+        client.kv(List.of(KvOp.putIfAbsent(SinkKeys.NAMESPACE, pointers.leaseKey("orders"), RawJson.ofUtf8(lease.toJson()),
                 KvExpiry.seconds(30))));
     }
 

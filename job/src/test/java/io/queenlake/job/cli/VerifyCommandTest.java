@@ -3,6 +3,8 @@ package io.queenlake.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
@@ -14,8 +16,6 @@ import io.queenlake.format.window.EncodedObject;
 import io.queenlake.format.window.EncodedWindow;
 import io.queenlake.format.window.WindowEncoder;
 import io.queenlake.format.window.WriterSettings;
-import io.queenlake.job.sink.committer.ObservedPointer;
-import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.testutils.TestWindows;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -68,7 +68,7 @@ class VerifyCommandTest {
             last = encoded.manifest().withCommittedAt(1_791_007_800_000L + w);
             write(bucket.resolve(SIDECARS.manifest(w + 1)), ManifestJson.write(last));
         }
-        PointerStore pointers = new PointerStore(HttpQueenClient.builder().baseUrl(broker.url().toString()).build(), sink);
+        CommitPointers pointers = new CommitPointers(HttpQueenClient.builder().baseUrl(broker.url().toString()).build(), sink);
         Committed committed = new Committed(3, last.tEnd(), SIDECARS.manifest(3), last.records(), last.bytes(),
                 last.committedAtMicros() / 1000);
         assertThat(pointers.move(QUEUE, ObservedPointer.absent(), committed).applied()).isTrue();

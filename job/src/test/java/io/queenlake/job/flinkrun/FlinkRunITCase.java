@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.PushItem;
 import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Committed;
-import io.queenlake.job.sink.committer.PointerStore;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -150,7 +150,7 @@ class FlinkRunITCase {
         push("orders", 20, 40);
         SidecarKeys sidecars = new SidecarKeys(Prefix.DEFAULT, TENANT, "orders");
         Path manifests = lakeDir.resolve("lake").resolve(sidecars.manifestDirectory());
-        PointerStore pointers = new PointerStore(client, "default");
+        CommitPointers pointers = new CommitPointers(client, "default");
         Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
         Optional<Committed> pointer = Optional.empty();
         while (Instant.now().isBefore(deadline) && (pointer.isEmpty() || files(manifests).isEmpty())) {

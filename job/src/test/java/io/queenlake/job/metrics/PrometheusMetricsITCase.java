@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.PushItem;
 import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
@@ -12,8 +14,6 @@ import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.model.Align;
 import io.queenlake.job.pipeline.LakePipeline;
 import io.queenlake.job.sink.LakeSink;
-import io.queenlake.job.sink.committer.ObservedPointer;
-import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
@@ -162,7 +162,7 @@ class PrometheusMetricsITCase {
     /** Polls the pointers until each queue's committed windows hold every record pushed to it. */
     private static Map<String, LakeReport> awaitEveryPushedRecordCommitted(String root) throws Exception {
         LakeChecker checker = new LakeChecker(new FlinkLakeFiles(root), Prefix.DEFAULT);
-        PointerStore pointers = new PointerStore(client, SINK);
+        CommitPointers pointers = new CommitPointers(client, SINK);
         Map<String, LakeReport> reports = new LinkedHashMap<>();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (true) {

@@ -1,11 +1,14 @@
 package io.queenlake.job.pipeline;
 
+import io.queenlake.broker.kv.SinkKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.broker.client.KvExpiry;
 import io.queenlake.broker.client.KvOp;
 import io.queenlake.broker.client.QueueOptions;
 import io.queenlake.broker.client.RawJson;
+import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Committed;
@@ -13,8 +16,6 @@ import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
-import io.queenlake.job.sink.committer.ObservedPointer;
-import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.testutils.FlinkLakeFiles;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -142,14 +143,14 @@ class PipelineOperationsITCase {
         List<String> queues = List.of("fenced/orders");
         SeededProducer producer = new SeededProducer(rig.client, 41, queues, PARTITIONS);
         LakeJob job = LakeJob.of("fenced", rig.fileRoot("fenced"), queues);
-        PointerStore store = rig.pointers(job.sink());
+        CommitPointers store = rig.pointers(job.sink());
 
         RunningJob running = rig.start(job);
         producer.pushRounds(10, 100);
         Committed ours = rig.awaitPointer(running, queues.get(0), 1);
         Committed foreign = new Committed(ours.k() + 100, ours.tEnd() + 3_600_000_000L,
                 "elsewhere/_queen/windows/" + (ours.k() + 100) + ".json", 1, 1, 1L);
-        rig.client.kv(List.of(KvOp.upsert(PointerStore.NAMESPACE, store.committedKey(queues.get(0)),
+        rig.client.kv(List.of(KvOp.upsert(SinkKeys.NAMESPACE, store.committedKey(queues.get(0)),
                 RawJson.ofUtf8(foreign.toJson()), KvExpiry.forever())));
         ObservedPointer written = store.read(queues.get(0));
 
@@ -181,7 +182,7 @@ class PipelineOperationsITCase {
         producer.pushRounds(5, 100);
         rig.awaitPointer(running, queues.get(0), 1);
 
-        PointerStore store = rig.pointers(job.sink());
+        CommitPointers store = rig.pointers(job.sink());
         List<Long> latencies = new ArrayList<>();
         for (int spell = 1; spell <= 3; spell++) {
             producer.pushRounds(3, 0); // the last records before a quiet spell

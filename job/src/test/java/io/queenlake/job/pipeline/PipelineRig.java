@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
@@ -11,7 +12,6 @@ import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.job.sink.LakeSink;
 import io.queenlake.job.sink.LakeSinkBuilder;
-import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.testutils.FlinkLakeFiles;
 import io.queenlake.job.testutils.LakeChecker;
 import io.queenlake.job.testutils.LakeReport;
@@ -81,8 +81,8 @@ final class PipelineRig implements AutoCloseable {
         return dir.resolve(name).toAbsolutePath().toUri().toString().replaceAll("/+$", "");
     }
 
-    PointerStore pointers(String sink) {
-        return new PointerStore(client, sink);
+    CommitPointers pointers(String sink) {
+        return new CommitPointers(client, sink);
     }
 
     RunningJob start(LakeJob job) throws Exception {
@@ -147,7 +147,7 @@ final class PipelineRig implements AutoCloseable {
      * failing with the pointers seen when the job ends or the deadline passes.
      */
     Map<String, Committed> awaitCovered(RunningJob job, Map<String, List<LogRecord>> logs) throws InterruptedException {
-        PointerStore store = pointers(job.spec().sink());
+        CommitPointers store = pointers(job.spec().sink());
         long deadline = System.nanoTime() + COVER_TIMEOUT.toNanos();
         while (true) {
             Map<String, Committed> seen = new LinkedHashMap<>();
@@ -174,7 +174,7 @@ final class PipelineRig implements AutoCloseable {
 
     /** Waits until {@code queue}'s pointer reaches {@code k}; returns it. */
     Committed awaitPointer(RunningJob job, String queue, long k) throws InterruptedException {
-        PointerStore store = pointers(job.spec().sink());
+        CommitPointers store = pointers(job.spec().sink());
         long deadline = System.nanoTime() + COVER_TIMEOUT.toNanos();
         Committed now = store.read(queue).pointer().orElse(null);
         while (now == null || now.k() < k) {

@@ -1,5 +1,6 @@
 package io.queenlake.job.restore;
 
+import io.queenlake.broker.kv.SinkKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -38,8 +39,8 @@ class PointerRestoreTest {
     }
 
     private static void writePointer(String sink, String queue, Committed committed) {
-        KvAnswer answer = client.kv(List.of(KvOp.upsert(PointerRestore.NAMESPACE,
-                PointerRestore.committedKey(sink, queue), RawJson.ofUtf8(committed.toJson()), KvExpiry.forever())));
+        KvAnswer answer = client.kv(List.of(KvOp.upsert(SinkKeys.NAMESPACE,
+                new SinkKeys(sink).committed(queue), RawJson.ofUtf8(committed.toJson()), KvExpiry.forever())));
         assertThat(answer).isInstanceOf(KvAnswer.Results.class);
     }
 
@@ -53,7 +54,7 @@ class PointerRestoreTest {
         Committed committed = new Committed(7, 1_791_007_500_000_000L, "queen/_queen/m.json", 3, 207, 1_791_009_464_741L);
         writePointer("lake-a", "a/b é", committed);
         writePointer("lake-b", "a/b é", new Committed(2, 1_000_000L, "other", 1, 1, 1));
-        assertThat(PointerRestore.committedKey("lake-a", "a/b é")).isEqualTo("s3:lake-a:a%2Fb%20%C3%A9:committed");
+        assertThat(new SinkKeys("lake-a").committed("a/b é")).isEqualTo("s3:lake-a:a%2Fb%20%C3%A9:committed");
         assertThat(new PointerRestore(client, "lake-a", QUICK).committed("a/b é")).contains(committed);
     }
 
@@ -96,7 +97,7 @@ class PointerRestoreTest {
 
     @Test
     void anUndecodablePointerFailsNamingTheKey() {
-        client.kv(List.of(KvOp.upsert(PointerRestore.NAMESPACE, PointerRestore.committedKey("default", "broken"),
+        client.kv(List.of(KvOp.upsert(SinkKeys.NAMESPACE, new SinkKeys("default").committed("broken"),
                 RawJson.of("{\"k\":\"seven\"}"), KvExpiry.forever())));
         assertThatThrownBy(() -> new PointerRestore(client, "default", QUICK).committed("broken"))
                 .isInstanceOf(IllegalStateException.class)

@@ -2,6 +2,7 @@ package io.queenlake.job.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.devstack.s3.EmbeddedS3;
@@ -12,7 +13,6 @@ import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.window.WriterSettings;
-import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.testutils.FlinkLakeFiles;
 import io.queenlake.job.testutils.FlinkS3ForTests;
 import io.queenlake.job.testutils.LakeAssertions;
@@ -105,7 +105,7 @@ class LakeSinkCrashITCase {
             assertThat(LakeFingerprint.of(files, "queen")).isEqualTo(controlLake);
             assertThat(withoutWallClock(pointers(broker))).isEqualTo(withoutWallClock(controlPointers));
             LakeAssertions.assertLakeHoldsEveryWindowOnce(files, Prefix.DEFAULT, WORLD,
-                    q -> new PointerStore(SinkJobs.client(broker.url()), "default").read(q));
+                    q -> new CommitPointers(SinkJobs.client(broker.url()), "default").read(q));
         }
     }
 
@@ -122,7 +122,7 @@ class LakeSinkCrashITCase {
 
             assertThat(sink.config().crashHook().orElseThrow().fired()).isTrue();
             LakeAssertions.assertLakeHoldsEveryWindowOnce(new FlinkLakeFiles("s3://lake/multipart"), Prefix.DEFAULT,
-                    big, q -> new PointerStore(SinkJobs.client(broker.url()), "default").read(q));
+                    big, q -> new CommitPointers(SinkJobs.client(broker.url()), "default").read(q));
             List<MultipartUpload> stranded = sdk.listMultipartUploads(b -> b.bucket("lake").prefix("multipart/")).uploads();
             assertThat(stranded).singleElement().satisfies(u -> {
                 assertThat(u.key()).contains("/w-0000000002-");
@@ -132,7 +132,7 @@ class LakeSinkCrashITCase {
     }
 
     private static Map<String, Committed> pointers(DevBroker broker) {
-        PointerStore store = new PointerStore(SinkJobs.client(broker.url()), "default");
+        CommitPointers store = new CommitPointers(SinkJobs.client(broker.url()), "default");
         Map<String, Committed> pointers = new LinkedHashMap<>();
         for (String queue : WORLD.queues()) {
             pointers.put(queue, store.read(queue).pointer().orElseThrow());

@@ -1,13 +1,18 @@
 package io.queenlake.job.sink;
 
+import io.queenlake.broker.kv.SinkKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.queenlake.broker.client.KvAnswer;
 import io.queenlake.broker.client.KvExpect;
 import io.queenlake.broker.client.KvExpiry;
 import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.KvResult;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.RawJson;
+import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.devstack.s3.EmbeddedS3;
@@ -25,8 +30,6 @@ import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.job.sink.committer.LakeCommitter;
-import io.queenlake.job.sink.committer.ObservedPointer;
-import io.queenlake.job.sink.committer.PointerStore;
 import io.queenlake.job.sink.committer.RecordingCommitRequest;
 import io.queenlake.job.sink.writer.LakeWriter;
 import io.queenlake.job.testutils.FlinkLakeFiles;
@@ -94,7 +97,7 @@ class LakeSinkITCase {
     }
 
     private static ObservedPointer pointer(String sink, String queue) {
-        return new PointerStore(client, sink).read(queue);
+        return new CommitPointers(client, sink).read(queue);
     }
 
     @Test
@@ -198,17 +201,17 @@ class LakeSinkITCase {
         String root = dir.toUri().toString() + "fenced-lake";
         TestWindows world = new TestWindows(List.of("orders"), 40, 3);
         LakeSink sink = SinkJobs.sink(root, broker.url()).sinkName("fenced").build();
-        PointerStore store = new PointerStore(client, "fenced");
+        CommitPointers store = new CommitPointers(client, "fenced");
 
         CompletableFuture<Void> job = CompletableFuture.runAsync(() -> runQuietly(() -> SinkJobs.run(sink, world, 3)));
         ObservedPointer ours = awaitPointer(store, "orders", 2);
         Committed foreign = new Committed(30, TestWindows.BASE_MICROS + 30 * TestWindows.WINDOW_MICROS,
                 "other/_queen/windows/0000000030.json", 1, 1, 1L);
         client.kv(List.of(
-                KvOp.upsert(PointerStore.NAMESPACE, store.leaseKey("orders"),
+                KvOp.upsert(SinkKeys.NAMESPACE, store.leaseKey("orders"),
                         RawJson.ofUtf8(new LeaseDoc("other-job@elsewhere", "0123456789abcdef", 1L).toJson()),
                         KvExpiry.seconds(600)),
-                new KvOp.Put(PointerStore.NAMESPACE, store.committedKey("orders"), RawJson.ofUtf8(foreign.toJson()),
+                new KvOp.Put(SinkKeys.NAMESPACE, store.committedKey("orders"), RawJson.ofUtf8(foreign.toJson()),
                         KvExpiry.forever(), KvExpect.any(), false)));
         ObservedPointer moved = store.read("orders");
 
@@ -221,10 +224,30 @@ class LakeSinkITCase {
     }
 
     @Test
+    void aPointerThatNoLongerDecodesStopsTheJobNamingItAndIsNeverOverwritten() throws Exception {
+        String root = dir.toUri().toString() + "garbled-lake";
+        TestWindows world = new TestWindows(List.of("orders"), 40, 3);
+        LakeSink sink = SinkJobs.sink(root, broker.url()).sinkName("garbled").build();
+        CommitPointers store = new CommitPointers(client, "garbled");
+
+        CompletableFuture<Void> job = CompletableFuture.runAsync(() -> runQuietly(() -> SinkJobs.run(sink, world, 3)));
+        awaitPointer(store, "orders", 2);
+        RawJson garbled = RawJson.of("{\"k\":\"two\"}");
+        client.kv(List.of(KvOp.upsert(SinkKeys.NAMESPACE, store.committedKey("orders"), garbled, KvExpiry.forever())));
+
+        assertThatThrownBy(job::join)
+                .hasStackTraceContaining("the commit pointer s3:garbled:orders:committed of queue 'orders'")
+                .hasStackTraceContaining("fix or delete it in namespace queen-s3");
+        KvAnswer.Results stored = (KvAnswer.Results) client.kv(List.of(KvOp.get(SinkKeys.NAMESPACE,
+                store.committedKey("orders"))));
+        assertThat(((KvResult.Got) stored.get(0)).row()).hasValueSatisfying(row -> assertThat(row.value()).isEqualTo(garbled));
+    }
+
+    @Test
     void anS3OutageDuringTheRunIsRetriedAndTheLakeIsCompleteAfterwards() throws Exception {
         TestWindows world = new TestWindows(List.of("orders"), 24, 6);
         LakeSink sink = SinkJobs.sink("s3://lake/outage", broker.url()).sinkName("outage").build();
-        PointerStore store = new PointerStore(client, "outage");
+        CommitPointers store = new CommitPointers(client, "outage");
 
         CompletableFuture<Void> job = CompletableFuture.runAsync(() -> runQuietly(() -> SinkJobs.run(sink, world, 200)));
         awaitPointer(store, "orders", 3);
@@ -241,7 +264,7 @@ class LakeSinkITCase {
                 .check(world.tenant(), "orders", world.windowsPerQueue(), world.expectedRecords("orders")).ok()).isTrue();
     }
 
-    private static ObservedPointer awaitPointer(PointerStore store, String queue, long k) throws InterruptedException {
+    private static ObservedPointer awaitPointer(CommitPointers store, String queue, long k) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         ObservedPointer now = store.read(queue);
         while (now.k() < k) {

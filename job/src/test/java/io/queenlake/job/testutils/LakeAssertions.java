@@ -2,9 +2,9 @@ package io.queenlake.job.testutils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.manifest.Committed;
-import io.queenlake.job.sink.committer.ObservedPointer;
 import java.io.IOException;
 
 /** AssertJ front of {@link LakeChecker} for tests. */

@@ -1,5 +1,6 @@
 package io.queenlake.job.window;
 
+import io.queenlake.broker.kv.SinkKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -215,7 +216,7 @@ class LakeWindowOperatorTest {
     @Test
     void aFreshOperatorContinuesFromTheCommitPointerAndDropsRecordsBelowIt() throws Exception {
         long pointerEnd = T0 + W + 30_000_500L;
-        client.kv(List.of(KvOp.upsert(PointerRestore.NAMESPACE, PointerRestore.committedKey("restore", "orders"),
+        client.kv(List.of(KvOp.upsert(SinkKeys.NAMESPACE, new SinkKeys("restore").committed("orders"),
                 RawJson.ofUtf8(new Committed(7, pointerEnd, "m", 10, 100, 1).toJson()), KvExpiry.forever())));
         try (var h = harness(settings("restore", 1 << 20, 0))) {
             h.open();

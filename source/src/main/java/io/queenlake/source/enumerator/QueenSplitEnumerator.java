@@ -5,10 +5,11 @@ import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.PartitionInfo;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
+import io.queenlake.broker.kv.LeaseKeeper;
+import io.queenlake.broker.kv.LeaseStatus;
+import io.queenlake.broker.kv.LeaseView;
+import io.queenlake.broker.kv.SinkKeys;
 import io.queenlake.source.QueenSourceConfig;
-import io.queenlake.source.enumerator.lease.LeaseKeeper;
-import io.queenlake.source.enumerator.lease.LeaseStatus;
-import io.queenlake.source.enumerator.lease.LeaseView;
 import io.queenlake.source.enumerator.start.StartDecision;
 import io.queenlake.source.enumerator.start.StartPlan;
 import io.queenlake.source.enumerator.start.StartPlanLoader;
@@ -92,9 +93,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
             QueenEnumState state, QueenClient client) {
         this.config = config;
         this.context = context;
-        SinkKeys keys = new SinkKeys(config.sink());
-        this.leases = new LeaseKeeper(client, keys, config.instance(), config.leaseTtlMs());
-        this.discovery = new DiscoveryRun(client, new StartPlanLoader(client, keys, config.tenant(), config.lakeRoot()));
+        this.leases = new LeaseKeeper(client, new SinkKeys(config.sink()), config.instance(), config.leaseTtlMs());
+        this.discovery = new DiscoveryRun(client, new StartPlanLoader(client, config.sink(), config.tenant(), config.lakeRoot()));
         this.metrics = new EnumeratorMetrics(context.metricGroup());
         restore(state);
         if (!config.allQueues()) {

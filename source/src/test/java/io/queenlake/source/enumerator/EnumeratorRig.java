@@ -10,6 +10,7 @@ import io.queenlake.broker.client.PushItem;
 import io.queenlake.broker.client.PushResult;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.RawJson;
+import io.queenlake.broker.kv.SinkKeys;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.source.QueenSource;

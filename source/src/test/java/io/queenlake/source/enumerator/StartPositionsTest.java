@@ -3,6 +3,7 @@ package io.queenlake.source.enumerator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.broker.client.QueueOptions;
+import io.queenlake.broker.kv.SinkKeys;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.CheckpointDoc;

@@ -1,5 +1,7 @@
 package io.queenlake.job.sink.committer;
 
+import io.queenlake.broker.kv.ObservedPointer;
+
 /** What became of one window in the committer, or of the run of one queue's windows it ended. */
 sealed interface CommitStep {
 
@@ -9,8 +11,11 @@ sealed interface CommitStep {
     /** Found committed before (a replay), its objects proven complete. */
     record Already() implements CommitStep {}
 
-    /** Another writer moved the pointer: the job stops for good. */
-    record Fenced(LakeFencedException failure) implements CommitStep {}
+    /**
+     * Another writer moved the pointer ({@link LakeFencedException}), or left one that does not
+     * decode ({@code UnreadableDocumentException}): the job stops for good.
+     */
+    record Fenced(RuntimeException failure) implements CommitStep {}
 
     /** A retriable bucket or broker failure: this window and the later ones are retried. */
     record Retry(Exception cause) implements CommitStep {}

@@ -1,6 +1,7 @@
 package io.queenlake.job.sink.committer;
 
 import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
@@ -61,11 +62,11 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
     /** With a given broker client: tests wrap a real one to see the order of the KV calls. */
     LakeCommitter(LakeSinkConfig config, LakeMetrics metrics, QueenClient client) throws IOException {
         this.config = config;
-        PointerStore pointers = new PointerStore(client, config.sinkName());
+        CommitPointers pointers = new CommitPointers(client, config.sinkName());
         this.queueThreads = SinkThreads.pool(QUEUE_THREADS, "lake-committer-" + config.sinkName() + "-queue");
         this.bucketThreads = SinkThreads.pool(BUCKET_THREADS, "lake-committer-" + config.sinkName() + "-bucket");
         this.queues = new QueueCommitter(config, metrics, pointers, new LakeObjects(config), bucketThreads);
-        this.safeTime = new SafeTimeRefresh(pointers, metrics::recordSafeTime,
+        this.safeTime = new SafeTimeRefresh(client, metrics::recordSafeTime,
                 SinkThreads.pool(1, "lake-committer-" + config.sinkName() + "-safetime"));
     }
 

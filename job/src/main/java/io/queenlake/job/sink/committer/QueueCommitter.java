@@ -1,6 +1,9 @@
 package io.queenlake.job.sink.committer;
 
 import io.queenlake.broker.client.QueenException;
+import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.ObservedPointer;
+import io.queenlake.broker.kv.UnreadableDocumentException;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.model.Micros;
@@ -32,11 +35,11 @@ final class QueueCommitter {
 
     private final LakeSinkConfig config;
     private final LakeMetrics metrics;
-    private final PointerStore pointers;
+    private final CommitPointers pointers;
     private final LakeObjects objects;
     private final Executor bucketIo;
 
-    QueueCommitter(LakeSinkConfig config, LakeMetrics metrics, PointerStore pointers, LakeObjects objects,
+    QueueCommitter(LakeSinkConfig config, LakeMetrics metrics, CommitPointers pointers, LakeObjects objects,
             Executor bucketIo) {
         this.config = config;
         this.metrics = metrics;
@@ -54,6 +57,11 @@ final class QueueCommitter {
             CommitStep step = onBrokerFailure(queue, inOrder.get(0).getCommittable(), e);
             inOrder.forEach(CommitRequest::retryLater);
             return step;
+        } catch (UnreadableDocumentException e) {
+            LOG.error(e.getMessage());
+            inOrder.get(0).signalFailedWithKnownReason(e);
+            inOrder.subList(1, inOrder.size()).forEach(CommitRequest::retryLater);
+            return new CommitStep.Fenced(e);
         }
         PreparedWindows prepared = PreparedWindows.none();
         try {
@@ -73,6 +81,8 @@ final class QueueCommitter {
                     step = new CommitStep.Retry(e);
                 } catch (QueenException e) {
                     step = onBrokerFailure(queue, window, e);
+                } catch (UnreadableDocumentException e) {
+                    step = new CommitStep.Fenced(e);
                 }
                 if (step instanceof CommitStep.Done done) {
                     observed = done.now();
@@ -116,7 +126,7 @@ final class QueueCommitter {
         Manifest stamped = publishedManifest(window, earlier);
         config.crashIfArmed(CrashPoint.BETWEEN_MANIFEST_AND_POINTER, window.k());
         Committed next = pointerOf(stamped, objects.manifestKey(window));
-        PointerStore.Move move = pointers.move(window.queue(), observed, next);
+        CommitPointers.Move move = pointers.move(window.queue(), observed, next);
         if (!move.applied()) {
             // Someone wrote the pointer since this job read it. Only the very pointer this job
             // meant to write is ours (a duplicate of this commit); anything else is a foreign writer,

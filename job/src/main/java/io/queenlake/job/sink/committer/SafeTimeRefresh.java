@@ -1,5 +1,6 @@
 package io.queenlake.job.sink.committer;
 
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -26,7 +27,7 @@ final class SafeTimeRefresh {
     /** The least time between two reads' starts: one call a second costs the broker nothing. */
     static final Duration EVERY = Duration.ofSeconds(1);
 
-    private final PointerStore pointers;
+    private final QueenClient broker;
     private final LongConsumer record;
     private final ExecutorService thread;
     /** A read is asked for and has not started yet. */
@@ -34,8 +35,8 @@ final class SafeTimeRefresh {
     private volatile long lastStartNanos = System.nanoTime() - EVERY.toNanos();
 
     /** {@code thread} must run one task at a time: that is what keeps one read in flight. */
-    SafeTimeRefresh(PointerStore pointers, LongConsumer record, ExecutorService thread) {
-        this.pointers = pointers;
+    SafeTimeRefresh(QueenClient broker, LongConsumer record, ExecutorService thread) {
+        this.broker = broker;
         this.record = record;
         this.thread = thread;
     }
@@ -59,7 +60,7 @@ final class SafeTimeRefresh {
         lastStartNanos = System.nanoTime();
         pending.set(false);
         try {
-            record.accept(pointers.safeTimeMicros());
+            record.accept(broker.safeTimeMicros());
         } catch (QueenException e) {
             LOG.debug("could not read the broker's safeTime for lagSeconds: {}", e.getMessage());
         } catch (RuntimeException e) {

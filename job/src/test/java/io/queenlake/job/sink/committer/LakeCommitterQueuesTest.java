@@ -6,6 +6,7 @@ import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.KvAnswer;
 import io.queenlake.broker.client.KvOp;
 import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
@@ -49,7 +50,7 @@ class LakeCommitterQueuesTest {
         try (DevBroker broker = DevBroker.start(DevBrokerOptions.builder().build())) {
             LakeSinkConfig config = LakeSink.builder().root(root).brokerUrl(broker.url().toString()).build().config();
             List<WindowCommittable> committables = stagedWindows(config, world);
-            PointerStore store = new PointerStore(client(broker), "default");
+            CommitPointers store = new CommitPointers(client(broker), "default");
             CountDownLatch betaStarted = new CountDownLatch(1);
             List<String> moves = Collections.synchronizedList(new ArrayList<>());
             QueenClient observing = new ForwardingQueenClient(client(broker)) {

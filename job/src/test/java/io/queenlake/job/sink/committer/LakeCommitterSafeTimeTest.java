@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.broker.client.ChangedPage;
 import io.queenlake.broker.client.ChangedQuery;
 import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.job.metrics.LakeMetrics;
@@ -69,7 +70,7 @@ class LakeCommitterSafeTimeTest {
                 asked.await();
                 committer.commit(List.of(request(windows.get(1))));
 
-                assertThat(new PointerStore(client(broker), "default").read("orders").k()).isEqualTo(2);
+                assertThat(new CommitPointers(client(broker), "default").read("orders").k()).isEqualTo(2);
                 assertThat(lagSeconds()).as("lagSeconds before any safeTime arrived").isEqualTo(0.0);
 
                 answer.countDown();

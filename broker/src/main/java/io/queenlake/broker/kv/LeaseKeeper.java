@@ -1,4 +1,4 @@
-package io.queenlake.source.enumerator.lease;
+package io.queenlake.broker.kv;
 
 import io.queenlake.broker.client.KvAnswer;
 import io.queenlake.broker.client.KvExpect;
@@ -8,8 +8,8 @@ import io.queenlake.broker.client.KvResult;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.client.RawJson;
+import io.queenlake.broker.kv.SinkKeys;
 import io.queenlake.format.manifest.LeaseDoc;
-import io.queenlake.source.enumerator.SinkKeys;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -239,11 +239,9 @@ public final class LeaseKeeper {
         if (written.value().isEmpty() || written.value().get().isNull()) {
             return Optional.empty();
         }
-        try {
-            return Optional.of(LeaseDoc.fromJson(written.value().get().utf8()));
-        } catch (RuntimeException e) {
-            return Optional.of(new LeaseDoc(written.value().get().text(), "", 0));
-        }
+        // An unreadable lease is someone else's, named by its text, until its TTL frees it.
+        RawJson value = written.value().get();
+        return Optional.of(LeaseDocs.decode(value).orElseGet(() -> new LeaseDoc(value.text(), "", 0)));
     }
 
     private KvAnswer.Results results(List<KvOp> ops) {

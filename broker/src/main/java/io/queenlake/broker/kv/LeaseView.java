@@ -1,4 +1,4 @@
-package io.queenlake.source.enumerator.lease;
+package io.queenlake.broker.kv;
 
 import java.util.Map;
 import java.util.Optional;

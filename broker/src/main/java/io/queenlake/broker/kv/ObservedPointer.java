@@ -1,4 +1,4 @@
-package io.queenlake.job.sink.committer;
+package io.queenlake.broker.kv;
 
 import io.queenlake.format.manifest.Committed;
 import java.util.Optional;

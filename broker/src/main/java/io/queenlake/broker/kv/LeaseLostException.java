@@ -1,4 +1,4 @@
-package io.queenlake.source.enumerator.lease;
+package io.queenlake.broker.kv;
 
 /**
  * A lease refresh lost its precondition: someone else holds the queue now (or the lease expired

@@ -1,0 +1,131 @@
+package io.queenlake.broker.kv;
+
+import io.queenlake.broker.client.KvAnswer;
+import io.queenlake.broker.client.KvExpect;
+import io.queenlake.broker.client.KvExpiry;
+import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.KvResult;
+import io.queenlake.broker.client.KvRow;
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.RawJson;
+import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.LeaseDoc;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads and moves the commit pointers {@code s3:<sink>:<escQueue>:committed} of one sink, and
+ * reads who holds a queue's lease: every KV read of the lake's progress, for the committer, the
+ * restore, the enumerator's start plan and the command line alike. Every move is one batch with
+ * {@code expect} = the version last read or written and {@code required:true}: a lost precondition
+ * is a verdict ({@link Move#lost}), not an error. A pointer that does not decode is an
+ * {@link UnreadableDocumentException}. Broker failures surface as the client's
+ * {@code QueenException}, retriable or not; nothing here retries.
+ */
+public final class CommitPointers {
+
+    private final QueenClient client;
+    private final SinkKeys keys;
+
+    public CommitPointers(QueenClient client, String sink) {
+        this.client = client;
+        this.keys = new SinkKeys(sink);
+    }
+
+    /** The outcome of a conditional move. */
+    public record Move(boolean applied, ObservedPointer now) {
+        static Move lost() {
+            return new Move(false, ObservedPointer.absent());
+        }
+    }
+
+    /** A queue's lease row as stored: its holder (empty when unreadable) and when it expires. */
+    public record LeaseRow(Optional<LeaseDoc> holder, KvRow row) {}
+
+    public String committedKey(String queue) {
+        return keys.committed(queue);
+    }
+
+    public String leaseKey(String queue) {
+        return keys.lease(queue);
+    }
+
+    /** The queue's pointer as stored now. */
+    public ObservedPointer read(String queue) {
+        return observed(queue, get(List.of(keys.committed(queue))).get(0));
+    }
+
+    /** The pointers of many queues, in as few KV batches as the broker allows. */
+    public Map<String, ObservedPointer> readAll(List<String> queues) {
+        Map<String, ObservedPointer> pointers = new LinkedHashMap<>();
+        for (int from = 0; from < queues.size(); from += KvOp.MAX_OPS) {
+            List<String> batch = queues.subList(from, Math.min(queues.size(), from + KvOp.MAX_OPS));
+            List<Optional<KvRow>> rows = get(batch.stream().map(keys::committed).toList());
+            for (int i = 0; i < batch.size(); i++) {
+                pointers.put(batch.get(i), observed(batch.get(i), rows.get(i)));
+            }
+        }
+        return pointers;
+    }
+
+    /** Puts {@code next} forever, only if the pointer is still at {@code expected}'s version. */
+    public Move move(String queue, ObservedPointer expected, Committed next) {
+        KvExpect expect = expected.version() == 0 ? KvExpect.absent() : KvExpect.version(expected.version());
+        KvAnswer answer = client.kv(List.of(new KvOp.Put(SinkKeys.NAMESPACE, keys.committed(queue),
+                RawJson.ofUtf8(next.toJson()), KvExpiry.forever(), expect, true)));
+        if (answer instanceof KvAnswer.Results results
+                && results.get(0) instanceof KvResult.Written written && written.applied()) {
+            return new Move(true, new ObservedPointer(Optional.of(next), written.version()));
+        }
+        return Move.lost();
+    }
+
+    /** The queue's lease row, or empty when nobody holds the queue. */
+    public Optional<LeaseRow> lease(String queue) {
+        return get(List.of(keys.lease(queue))).get(0).map(row -> new LeaseRow(LeaseDocs.decode(row.value()), row));
+    }
+
+    /** Who holds the queue's lease, for messages: {@code instance 'x' (incarnation y)} or that nobody does. */
+    public String holder(String queue) {
+        Optional<LeaseRow> lease = lease(queue);
+        if (lease.isEmpty()) {
+            return "no lease holder (" + keys.lease(queue) + " is free)";
+        }
+        return lease.get().holder()
+                .map(h -> "lease holder instance '" + h.instance() + "' (incarnation " + h.incarnation() + ")")
+                .orElse("an unknown lease holder (" + keys.lease(queue) + " is unreadable)");
+    }
+
+    private ObservedPointer observed(String queue, Optional<KvRow> row) {
+        if (row.isEmpty()) {
+            return ObservedPointer.absent();
+        }
+        if (row.get().value().isNull()) {
+            return new ObservedPointer(Optional.empty(), row.get().version());
+        }
+        try {
+            return new ObservedPointer(Optional.of(Committed.fromJson(row.get().value().utf8())), row.get().version());
+        } catch (RuntimeException unreadable) {
+            throw new UnreadableDocumentException("commit pointer", keys.committed(queue), queue, client.broker(),
+                    unreadable);
+        }
+    }
+
+    private List<Optional<KvRow>> get(List<String> keyList) {
+        List<KvOp> ops = new ArrayList<>(keyList.size());
+        keyList.forEach(key -> ops.add(KvOp.get(SinkKeys.NAMESPACE, key)));
+        KvAnswer answer = client.kv(ops);
+        if (!(answer instanceof KvAnswer.Results results)) {
+            throw new IllegalStateException("the broker at " + client.broker() + " answered a KV read of " + keyList
+                    + " with " + answer + ": check that QUEEN_URL points at a Queen broker");
+        }
+        List<Optional<KvRow>> rows = new ArrayList<>(keyList.size());
+        for (int i = 0; i < keyList.size(); i++) {
+            rows.add(((KvResult.Got) results.get(i)).row());
+        }
+        return rows;
+    }
+}
