@@ -59,7 +59,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The deployment files keep the promises of {@code k8s-operator/README.md}: every FlinkDeployment
  * in {@code k8s-operator/} is accepted by the Flink Kubernetes operator's own schema (made strict
- * about unknown fields), the Secret template, PodMonitor and Dockerfile agree with it, and
+ * about unknown fields, with one named tolerance: {@link OperatorSchema#TOLERATED_FLINK_VERSION}),
+ * the Secret template, PodMonitor and Dockerfile agree with it, and
  * {@code flink-conf/config.yaml} is a Flink 2.3 configuration with the production settings the
  * deployment mirrors.
  */
@@ -67,8 +68,10 @@ class DeploymentFilesTest {
 
     // Surefire runs with the job/ module as working directory: the repository root is its parent.
     private static final Path REPOSITORY = Path.of("..").toAbsolutePath().normalize();
+    // The operator's CRD, unpacked from its API jar by job/pom.xml (execution operator-crd-for-tests).
+    private static final String CRD_ARTIFACT = "org.apache.flink:flink-kubernetes-operator-api:1.10.0";
     private static final Path CRD =
-            REPOSITORY.resolve("../shared/k8s/flinkdeployments.flink.apache.org-v1.yml").normalize();
+            Path.of("target/operator-crd/META-INF/fabric8/flinkdeployments.flink.apache.org-v1.yml").toAbsolutePath();
     private static final Path K8S = REPOSITORY.resolve("k8s-operator");
     private static final Path DEPLOYMENT = K8S.resolve("flinkdeployment.yaml");
     private static final Path FLINK_CONF = REPOSITORY.resolve("flink-conf");
@@ -80,11 +83,14 @@ class DeploymentFilesTest {
             "jobmanager.memory.process.size", "/spec/jobManager/resource/memory",
             "taskmanager.memory.process.size", "/spec/taskManager/resource/memory");
 
+    /** The artifact's openAPIV3Schema as it is, and the validator every test below uses. */
+    private static ObjectNode artifactSchema;
     private static JsonSchema operatorSchema;
 
     @BeforeAll
     static void readTheOperatorsSchema() {
-        operatorSchema = OperatorSchema.strictFrom(CRD);
+        artifactSchema = OperatorSchema.openApiFrom(CRD);
+        operatorSchema = OperatorSchema.strictValidator(OperatorSchema.tolerated(artifactSchema));
     }
 
     // ---------------------------------------------------------------- the operator's schema
@@ -172,11 +178,67 @@ class DeploymentFilesTest {
 
     @Test
     void flinkConfigurationStillTakesAnyFlinkKeyAsTheOperatorDoes() {
-        // The CRD keeps unknown fields under flinkConfiguration: strictness must not reach into it.
+        // The CRD takes any key under flinkConfiguration: strictness must not reach into it.
         ObjectNode deployment = realDeployment();
         ((ObjectNode) deployment.at("/spec/flinkConfiguration")).put("queen.s3.queues", "orders");
 
         assertThat(describe(operatorSchema.validate(deployment))).isEmpty();
+    }
+
+    // ---------------------------------------------------------------- the one tolerance
+
+    @Test
+    void theToleranceAddsTheDeploymentsFlinkVersionToOneEnumAndNothingElse() {
+        String[] version = EnvironmentInformation.getVersion().split("\\.");
+        ObjectNode tolerated = OperatorSchema.tolerated(artifactSchema);
+        ArrayNode enumAsShipped = (ArrayNode) artifactSchema.at(OperatorSchema.FLINK_VERSION_ENUM);
+        ArrayNode enumTolerated = (ArrayNode) tolerated.at(OperatorSchema.FLINK_VERSION_ENUM);
+
+        assertThat(OperatorSchema.TOLERATED_FLINK_VERSION).isEqualTo("v" + version[0] + "_" + version[1]);
+        assertThat(enumAsShipped)
+                .as("%s lists %s now: drop the tolerance", CRD_ARTIFACT, OperatorSchema.TOLERATED_FLINK_VERSION)
+                .doesNotContain(TextNode.valueOf(OperatorSchema.TOLERATED_FLINK_VERSION));
+        assertThat(enumTolerated).containsExactlyElementsOf(
+                concat(enumAsShipped, TextNode.valueOf(OperatorSchema.TOLERATED_FLINK_VERSION)));
+        // Take that one value out again and the rest is the artifact's schema, node for node.
+        enumTolerated.remove(enumTolerated.size() - 1);
+        assertThat(tolerated).isEqualTo(artifactSchema);
+    }
+
+    @Test
+    void withoutTheToleranceTheDeploymentsOnlyProblemIsItsFlinkVersion() {
+        JsonSchema asShipped = OperatorSchema.strictValidator(artifactSchema);
+
+        assertThat(asShipped.validate(realDeployment())).singleElement().satisfies(m -> {
+            assertThat(m.getType()).isEqualTo("enum");
+            assertThat(m.getInstanceLocation()).hasToString("$.spec.flinkVersion");
+        });
+    }
+
+    @Test
+    void theToleratedSchemaStillRefusesAMisspeltFieldAWrongTypeAndAnyOtherFlinkVersion() {
+        ObjectNode misspelt = realDeployment();
+        ObjectNode spec = (ObjectNode) misspelt.get("spec");
+        spec.set("flinkVersoin", spec.remove("flinkVersion"));
+        ObjectNode wrongType = realDeployment();
+        ((ObjectNode) wrongType.get("spec")).put("flinkVersion", 23);
+        ObjectNode neighbour = realDeployment();
+        ((ObjectNode) neighbour.get("spec")).put("flinkVersion", "v2_2");
+
+        assertThat(describe(operatorSchema.validate(realDeployment()))).isEmpty();
+        assertThat(operatorSchema.validate(misspelt)).anySatisfy(m -> {
+            assertThat(m.getType()).isEqualTo("additionalProperties");
+            assertThat(m.getMessage()).contains("'flinkVersoin'");
+        });
+        assertThat(operatorSchema.validate(wrongType)).anySatisfy(m -> {
+            assertThat(m.getType()).isEqualTo("type");
+            assertThat(m.getInstanceLocation()).hasToString("$.spec.flinkVersion");
+        });
+        // A release the operator knows but the artifact does not: only the one value was added.
+        assertThat(operatorSchema.validate(neighbour)).anySatisfy(m -> {
+            assertThat(m.getType()).isEqualTo("enum");
+            assertThat(m.getInstanceLocation()).hasToString("$.spec.flinkVersion");
+        });
     }
 
     // ---------------------------------------------------------------- the files around it
@@ -438,6 +500,13 @@ class DeploymentFilesTest {
         }
     }
 
+    private static List<JsonNode> concat(ArrayNode values, JsonNode last) {
+        List<JsonNode> all = new ArrayList<>();
+        values.forEach(all::add);
+        all.add(last);
+        return all;
+    }
+
     private static List<JsonNode> documents(Path file) {
         try (MappingIterator<JsonNode> docs = YAML.readerFor(JsonNode.class).readValues(file.toFile())) {
             return docs.readAll().stream().filter(JsonNode::isObject).toList();
@@ -456,12 +525,27 @@ class DeploymentFilesTest {
      */
     static final class OperatorSchema {
 
+        /**
+         * The one difference from the artifact's schema this test allows. The newest
+         * flink-kubernetes-operator-api the build resolves, 1.10.0, predates Flink 2: its
+         * {@code spec.flinkVersion} enum ends at {@code v1_20}, while the operator releases that
+         * run Flink 2 list {@code v2_0} and up, and the deployment must say {@code v2_3}, the
+         * Flink it runs. So this value, and only it, is appended to that one enum. The 1.10.0 CRD
+         * differs from the current operator's elsewhere too (newer pod template fields,
+         * {@code job.autoscalerResetNonce}, string-only values under {@code flinkConfiguration});
+         * none is tolerated: a deployment that needs them fails here.
+         */
+        static final String TOLERATED_FLINK_VERSION = "v2_3";
+        static final String FLINK_VERSION_ENUM = "/properties/spec/properties/flinkVersion/enum";
+
         private OperatorSchema() {}
 
-        static JsonSchema strictFrom(Path crd) {
+        /** Version {@code v1beta1}'s openAPIV3Schema, as the CRD has it. */
+        static ObjectNode openApiFrom(Path crd) {
             if (!Files.isRegularFile(crd)) {
                 throw new IllegalStateException("The Flink operator's CRD is missing: expected " + crd
-                        + " (../shared/k8s/ beside the repository root, the test runs from job/); restore that file.");
+                        + ", unpacked from " + CRD_ARTIFACT + " by job/pom.xml (execution operator-crd-for-tests)"
+                        + " in generate-test-resources; run the test through Maven (mvn -pl job -am test).");
             }
             JsonNode openApi = null;
             for (JsonNode version : documents(crd).get(0).at("/spec/versions")) {
@@ -470,9 +554,30 @@ class DeploymentFilesTest {
                 }
             }
             if (!(openApi instanceof ObjectNode)) {
-                throw new IllegalStateException(crd + " has no version v1beta1 with a schema.openAPIV3Schema;"
-                        + " it is not the FlinkDeployment CRD this test expects.");
+                throw new IllegalStateException(crd + " (from " + CRD_ARTIFACT + ") has no version v1beta1 with a"
+                        + " schema.openAPIV3Schema; it is not the FlinkDeployment CRD this test expects.");
             }
+            return (ObjectNode) openApi;
+        }
+
+        /** A copy with {@link #TOLERATED_FLINK_VERSION} appended to the flinkVersion enum, if it is missing. */
+        static ObjectNode tolerated(ObjectNode openApi) {
+            ObjectNode copy = openApi.deepCopy();
+            if (!(copy.at(FLINK_VERSION_ENUM) instanceof ArrayNode versions)) {
+                throw new IllegalStateException("The CRD from " + CRD_ARTIFACT + " has no " + FLINK_VERSION_ENUM
+                        + " to add " + TOLERATED_FLINK_VERSION + " to; revisit OperatorSchema.TOLERATED_FLINK_VERSION.");
+            }
+            boolean listed = false;
+            for (JsonNode version : versions) {
+                listed |= version.asText().equals(TOLERATED_FLINK_VERSION);
+            }
+            if (!listed) {
+                versions.add(TOLERATED_FLINK_VERSION);
+            }
+            return copy;
+        }
+
+        static JsonSchema strictValidator(ObjectNode openApi) {
             ObjectNode schema = openApi.deepCopy();
             strict(schema);
             addObjectEnvelope(schema);
