@@ -1,9 +1,9 @@
 package io.queenlake.job.pipeline;
 
-import io.queenlake.job.serde.ClosedWindowTypeInfo;
 import io.queenlake.job.serde.QueueRecordTypeInfo;
 import io.queenlake.job.sink.LakeSink;
 import io.queenlake.job.window.ClosedWindow;
+import io.queenlake.job.window.ClosedWindowTypeInfo;
 import io.queenlake.job.window.LakeWindowOperator;
 import io.queenlake.job.window.WindowSettings;
 import io.queenlake.source.QueenSource;

@@ -22,13 +22,13 @@ import org.apache.flink.core.memory.DataOutputView;
  * version because every earlier form reads as it is; there is no way back, though: an older
  * queen-lake cannot restore a savepoint taken by this one (it refuses the negative length).
  */
-final class ModelWire {
+public final class ModelWire {
 
     private static final SharedNames NAMES = new SharedNames();
 
     private ModelWire() {}
 
-    static void writeQueueRecord(QueueRecord r, DataOutputView out) throws IOException {
+    public static void writeQueueRecord(QueueRecord r, DataOutputView out) throws IOException {
         WireStrings.write(r.queue(), out);
         writeLogRecord(r.record(), out);
         out.writeInt(r.lostBefore().size());
@@ -37,7 +37,7 @@ final class ModelWire {
         }
     }
 
-    static QueueRecord readQueueRecord(DataInputView in) throws IOException {
+    public static QueueRecord readQueueRecord(DataInputView in) throws IOException {
         String queue = NAMES.share(WireStrings.read(in));
         LogRecord record = readLogRecord(in);
         int lostCount = count(in, "lost ranges");
@@ -48,7 +48,7 @@ final class ModelWire {
         return new QueueRecord(queue, record, lost);
     }
 
-    static void writeLogRecord(LogRecord r, DataOutputView out) throws IOException {
+    public static void writeLogRecord(LogRecord r, DataOutputView out) throws IOException {
         WireStrings.write(r.partition(), out);
         WireStrings.write(r.partitionId(), out);
         out.writeLong(r.offset());
@@ -59,7 +59,7 @@ final class ModelWire {
         out.write(payload);
     }
 
-    static LogRecord readLogRecord(DataInputView in) throws IOException {
+    public static LogRecord readLogRecord(DataInputView in) throws IOException {
         String partition = NAMES.share(WireStrings.read(in));
         String partitionId = NAMES.share(WireStrings.read(in));
         long offset = in.readLong();
@@ -72,28 +72,28 @@ final class ModelWire {
         return new LogRecord(partition, partitionId, offset, transactionId, ts, payload, parsed);
     }
 
-    static void writeLostRange(LostRange lost, DataOutputView out) throws IOException {
+    public static void writeLostRange(LostRange lost, DataOutputView out) throws IOException {
         WireStrings.write(lost.partition(), out);
         out.writeLong(lost.from());
         out.writeLong(lost.to());
     }
 
-    static LostRange readLostRange(DataInputView in) throws IOException {
+    public static LostRange readLostRange(DataInputView in) throws IOException {
         return new LostRange(WireStrings.read(in), in.readLong(), in.readLong());
     }
 
-    static void writePosition(CheckpointDoc.Position p, DataOutputView out) throws IOException {
+    public static void writePosition(CheckpointDoc.Position p, DataOutputView out) throws IOException {
         WireStrings.write(p.partition(), out);
         out.writeLong(p.offset());
         WireStrings.write(p.partitionId(), out);
     }
 
-    static CheckpointDoc.Position readPosition(DataInputView in) throws IOException {
+    public static CheckpointDoc.Position readPosition(DataInputView in) throws IOException {
         return new CheckpointDoc.Position(WireStrings.read(in), in.readLong(), WireStrings.read(in));
     }
 
     /** A list or byte count; a negative one means the bytes are not what this serializer wrote. */
-    static int count(DataInputView in, String what) throws IOException {
+    public static int count(DataInputView in, String what) throws IOException {
         int n = in.readInt();
         if (n < 0) {
             throw new IOException("corrupt serialized queen-lake value: negative count " + n + " of " + what);

@@ -9,14 +9,14 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * Type information for a value Flink must treat as one opaque field written by one dedicated
  * serializer, so neither the POJO analyser nor Kryo ever touches it.
  */
-abstract class SingleSerializerTypeInfo<T> extends TypeInformation<T> {
+public abstract class SingleSerializerTypeInfo<T> extends TypeInformation<T> {
 
     private static final long serialVersionUID = 1L;
 
     private final Class<T> type;
     private final TypeSerializer<T> serializer;
 
-    SingleSerializerTypeInfo(Class<T> type, TypeSerializer<T> serializer) {
+    protected SingleSerializerTypeInfo(Class<T> type, TypeSerializer<T> serializer) {
         this.type = Objects.requireNonNull(type, "type");
         this.serializer = Objects.requireNonNull(serializer, "serializer");
     }

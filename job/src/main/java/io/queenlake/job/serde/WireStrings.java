@@ -15,7 +15,7 @@ import org.apache.flink.types.StringValue;
  * per-thread buffer and writes once, and reads an all-ASCII string (every name Queen hands out in
  * practice) with one {@code readFully}.
  */
-final class WireStrings {
+public final class WireStrings {
 
     private static final int HIGH_BIT = 0x80;
     /** Scratch buffers above this size are not kept for the thread. */
@@ -26,7 +26,7 @@ final class WireStrings {
 
     private WireStrings() {}
 
-    static void write(String s, DataOutputView out) throws IOException {
+    public static void write(String s, DataOutputView out) throws IOException {
         if (s == null) {
             out.write(0); // as StringValue writes null
             return;
@@ -46,7 +46,7 @@ final class WireStrings {
     }
 
     /** Reads what {@link #write} or {@code StringValue.writeString} wrote; null where it wrote null. */
-    static String read(DataInputView in) throws IOException {
+    public static String read(DataInputView in) throws IOException {
         int lengthPlusOne = readVarint(in);
         if (lengthPlusOne == 0) {
             return null;

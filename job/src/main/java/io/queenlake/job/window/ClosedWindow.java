@@ -2,7 +2,7 @@ package io.queenlake.job.window;
 
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.window.WindowInput;
-import io.queenlake.job.serde.ClosedWindowTypeInfo;
+import io.queenlake.job.window.ClosedWindowTypeInfo;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.flink.api.common.typeinfo.TypeInfo;

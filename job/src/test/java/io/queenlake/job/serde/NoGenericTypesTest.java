@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.job.window.ClosedWindow;
+import io.queenlake.job.window.ClosedWindowSerializer;
+import io.queenlake.job.window.ClosedWindowTypeInfo;
 import io.queenlake.job.window.LakeWindowOperator;
 import io.queenlake.job.window.WindowSettings;
 import io.queenlake.source.QueueRecord;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.window.WindowInput;
 import io.queenlake.job.window.ClosedWindow;
+import io.queenlake.job.window.ClosedWindowSerializer;
 import io.queenlake.source.QueueRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

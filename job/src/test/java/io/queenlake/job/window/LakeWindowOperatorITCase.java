@@ -6,7 +6,7 @@ import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.LogRecord;
-import io.queenlake.job.serde.ClosedWindowTypeInfo;
+import io.queenlake.job.window.ClosedWindowTypeInfo;
 import io.queenlake.job.serde.QueueRecordTypeInfo;
 import io.queenlake.source.QueueRecord;
 import java.nio.charset.StandardCharsets;

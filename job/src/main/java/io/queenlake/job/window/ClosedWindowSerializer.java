@@ -1,9 +1,11 @@
-package io.queenlake.job.serde;
+package io.queenlake.job.window;
 
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.format.window.WindowInput;
+import io.queenlake.job.serde.ModelWire;
+import io.queenlake.job.serde.WireStrings;
 import io.queenlake.job.window.ClosedWindow;
 import java.io.IOException;
 import java.util.ArrayList;
