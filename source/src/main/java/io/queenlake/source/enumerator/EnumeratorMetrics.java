@@ -60,15 +60,27 @@ final class EnumeratorMetrics {
         });
     }
 
-    void partitions(String queue, int count) {
+    private void partitions(String queue, int count) {
         queue(queue).partitions = count;
     }
 
-    void leaseHeld(String queue, boolean held) {
+    private void leaseHeld(String queue, boolean held) {
         queue(queue).leaseHeld = held ? 1 : 0;
     }
 
-    void totals(int partitions, int leasesHeld, long unassigned) {
+    /** Every wanted queue's lease and partition count, and the totals. */
+    void update(WantedQueues wanted, PartitionBook book, long unassigned) {
+        int held = 0;
+        for (String queue : wanted.names()) {
+            boolean mine = wanted.mine(queue);
+            held += mine ? 1 : 0;
+            leaseHeld(queue, mine);
+            partitions(queue, book.partitionCount(queue));
+        }
+        totals(book.partitionCount(), held, unassigned);
+    }
+
+    private void totals(int partitions, int leasesHeld, long unassigned) {
         this.partitions = partitions;
         this.leasesHeld = leasesHeld;
         this.unassigned = unassigned;

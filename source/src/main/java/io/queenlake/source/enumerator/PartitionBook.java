@@ -11,6 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.ToIntBiFunction;
 
 /**
  * Every partition the enumerator knows, per decided queue: the queue's start decision and each
@@ -104,7 +106,55 @@ final class PartitionBook {
         return book == null ? 0 : book.partitions.size();
     }
 
-    Map<String, QueueBook> queues() {
-        return queues;
+    /** Every queue and partition as the enumerator's checkpoint keeps them. */
+    List<QueenEnumState.QueueEntry> snapshot() {
+        List<QueenEnumState.QueueEntry> entries = new ArrayList<>(queues.size());
+        queues.forEach((queue, book) -> {
+            List<QueenEnumState.PartitionEntry> partitions = new ArrayList<>(book.partitions.size());
+            book.partitions.forEach((name, k) -> partitions.add(new QueenEnumState.PartitionEntry(
+                    name, k.id, k.lastOffset, k.logStart, k.assigned, k.ownerUnknown)));
+            entries.add(new QueenEnumState.QueueEntry(queue, book.decision, partitions));
+        });
+        return entries;
+    }
+
+    /**
+     * Takes back a checkpoint's queues; with {@code rescaled} no assigned split's reader is known
+     * any more (Flink spreads restored splits over the new readers).
+     */
+    void restore(List<QueenEnumState.QueueEntry> entries, boolean rescaled) {
+        for (QueenEnumState.QueueEntry queue : entries) {
+            QueueBook book = decide(queue.queue(), queue.start());
+            for (QueenEnumState.PartitionEntry p : queue.partitions()) {
+                KnownPartition known = new KnownPartition(p.id(), p.lastOffset(), p.logStart());
+                known.assigned = p.assigned();
+                known.ownerUnknown = p.assigned() && (p.ownerUnknown() || rescaled);
+                book.partitions.put(p.name(), known);
+            }
+        }
+    }
+
+    /**
+     * Per reader, the last offset of every assigned split it may hold, by split id: a split whose
+     * reader is not known goes to every reader.
+     */
+    Map<Integer, Map<String, Long>> lastOffsetsByReader(Set<Integer> readers, ToIntBiFunction<String, String> ownerOf) {
+        Map<Integer, Map<String, Long>> offsets = new HashMap<>();
+        readers.forEach(reader -> offsets.put(reader, new HashMap<>()));
+        queues.forEach((queue, book) -> book.partitions.forEach((name, known) -> {
+            if (!known.assigned) {
+                return;
+            }
+            String splitId = PartitionSplit.splitId(queue, name, known.id);
+            if (known.ownerUnknown) {
+                offsets.values().forEach(m -> m.put(splitId, known.lastOffset));
+            } else {
+                Map<String, Long> m = offsets.get(ownerOf.applyAsInt(queue, name));
+                if (m != null) {
+                    m.put(splitId, known.lastOffset);
+                }
+            }
+        }));
+        return offsets;
     }
 }

@@ -17,19 +17,15 @@ import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.split.PartitionSplit;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.concurrent.CompletionException;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.connector.source.SplitsAssignment;
-import org.apache.flink.util.FlinkRuntimeException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,9 +64,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
     private final Assignments assignments = new Assignments();
     private final EnumeratorMetrics metrics;
 
-    private final Set<String> wanted = new LinkedHashSet<>();
-    private boolean wantedKnown;
-    private Map<String, LeaseStatus> leaseStatuses = Map.of();
+    private final WantedQueues wanted;
     private final Set<String> swept = new HashSet<>();
     private final Set<String> reported = new HashSet<>();
     private long passes;
@@ -96,11 +90,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
         this.leases = new LeaseKeeper(client, new SinkKeys(config.sink()), config.instance(), config.leaseTtlMs());
         this.discovery = new DiscoveryRun(client, new StartPlanLoader(client, config.sink(), config.tenant(), config.lakeRoot()));
         this.metrics = new EnumeratorMetrics(context.metricGroup());
+        this.wanted = new WantedQueues(config.queues(), config.allQueues());
         restore(state);
-        if (!config.allQueues()) {
-            wanted.addAll(config.queues());
-            wantedKnown = true;
-        }
         this.nextInput = plan();
         updateMetrics();
     }
@@ -109,15 +100,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
         passes = state.passes();
         lastSafeTime = state.lastSafeTimeMicros();
         boolean rescaled = state.parallelism() != 0 && state.parallelism() != context.currentParallelism();
-        for (QueenEnumState.QueueEntry queue : state.queues()) {
-            PartitionBook.QueueBook qb = book.decide(queue.queue(), queue.start());
-            for (QueenEnumState.PartitionEntry p : queue.partitions()) {
-                KnownPartition known = new KnownPartition(p.id(), p.lastOffset(), p.logStart());
-                known.assigned = p.assigned();
-                known.ownerUnknown = p.assigned() && (p.ownerUnknown() || rescaled);
-                qb.partitions.put(p.name(), known);
-            }
-        }
+        book.restore(state.queues(), rescaled);
         for (PartitionSplit split : state.pendingSplits()) {
             assignments.add(split, ownerOf(split.queue(), split.partition()));
         }
@@ -129,9 +112,9 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
 
     @Override
     public void start() {
-        leases.want(wanted);
+        leases.want(wanted.names());
         LOG.info("QueenSource enumerator of instance {} (incarnation {}) starts: queues {}, sink {}, {} known partitions",
-                leases.instance(), leases.incarnation(), config.allQueues() ? "*" : wanted, config.sink(),
+                leases.instance(), leases.incarnation(), config.allQueues() ? "*" : wanted.names(), config.sink(),
                 book.partitionCount());
         context.callAsync(leases::tick, this::onLeases, 0, leases.refreshIntervalMs());
         context.callAsync(() -> discovery.run(nextInput), this::onDiscovery, 0, config.discoveryIntervalMs());
@@ -141,19 +124,9 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
 
     private void onLeases(LeaseView view, Throwable error) {
         if (error != null) {
-            throw failure(error);
+            throw AsyncFailures.failure(error);
         }
-        boolean won = false;
-        for (Map.Entry<String, LeaseStatus> e : view.statuses().entrySet()) {
-            LeaseStatus before = leaseStatuses.getOrDefault(e.getKey(), LeaseStatus.PENDING);
-            if (e.getValue().mine() && before.state() == LeaseStatus.State.HELD && lastSafeTime != Long.MIN_VALUE) {
-                LOG.warn("queue '{}' moved to this job after instance {} released it; its records stamped at or below "
-                        + "the watermark this job already sent arrive late and the late-record guard restarts the job once",
-                        e.getKey(), before.heldBy());
-            }
-            won |= e.getValue().mine() && !before.mine();
-        }
-        leaseStatuses = view.statuses();
+        boolean won = wanted.onLeases(view, lastSafeTime != Long.MIN_VALUE);
         nextInput = plan();
         updateMetrics();
         if (won) {
@@ -172,12 +145,12 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
 
     private void onDiscovery(DiscoveryOutcome outcome, Throwable error) {
         if (error != null) {
-            Throwable cause = unwrap(error);
+            Throwable cause = AsyncFailures.unwrap(error);
             if (cause instanceof QueenException q && q.retriable()) {
                 passFailed(q);
                 return;
             }
-            throw failure(cause);
+            throw AsyncFailures.failure(cause);
         }
         outcome.listing().ifPresent(this::onListing);
         runsSinceListing = outcome.listing().isPresent() ? 0 : runsSinceListing + 1;
@@ -194,7 +167,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
         }
         Set<String> covered = merge(outcome);
         deliverAll();
-        if (complete(covered)) {
+        if (wanted.allCovered(covered)) {
             passes++;
             passesThisRun++;
             lastSafeTime = outcome.safeTimeMicros();
@@ -262,38 +235,14 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
         return covered;
     }
 
-    private boolean complete(Set<String> covered) {
-        if (!wantedKnown) {
-            return false;
-        }
-        for (String queue : wanted) {
-            LeaseStatus status = leaseStatuses.getOrDefault(queue, LeaseStatus.PENDING);
-            if (status.state() == LeaseStatus.State.PENDING || (status.mine() && !covered.contains(queue))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private void passFailed(QueenException failure) {
         metrics.passFailed();
         LOG.warn("discovery pass failed, retrying in {} ms: {}", config.discoveryIntervalMs(), failure.getMessage());
     }
 
     private void onListing(List<String> listed) {
-        Set<String> now = new LinkedHashSet<>(listed);
-        if (!wantedKnown || !now.equals(wanted)) {
-            Set<String> added = new LinkedHashSet<>(now);
-            added.removeAll(wanted);
-            Set<String> removed = new LinkedHashSet<>(wanted);
-            removed.removeAll(now);
-            LOG.info("queue listing: {} queues; added {}, removed {}", now.size(), added, removed);
-        }
-        boolean added = !wanted.containsAll(now);
-        wanted.clear();
-        wanted.addAll(now);
-        wantedKnown = true;
-        leases.want(wanted);
+        boolean added = wanted.onListing(listed);
+        leases.want(wanted.names());
         if (added) {
             // Ask for the new queues' leases now, not a lease interval (a third of the TTL) later; a
             // won lease then runs its discovery at once (onLeases).
@@ -303,12 +252,12 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
 
     /** The next run: full for queues not swept in this run (and every 30th pass), incremental for the rest. */
     private DiscoveryInput plan() {
-        boolean relist = config.allQueues() && (!wantedKnown || runsSinceListing >= RELIST_EVERY - 1);
+        boolean relist = config.allQueues() && (!wanted.known() || runsSinceListing >= RELIST_EVERY - 1);
         boolean fullSweep = passesThisRun == 0 || lastSafeTime == Long.MIN_VALUE || passes % FULL_SWEEP_EVERY == 0;
         List<String> full = new ArrayList<>();
         List<String> incremental = new ArrayList<>();
         List<String> undecided = new ArrayList<>();
-        for (String queue : wanted) {
+        for (String queue : wanted.names()) {
             if (!mine(queue)) {
                 continue;
             }
@@ -326,7 +275,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
     }
 
     private boolean mine(String queue) {
-        return leaseStatuses.getOrDefault(queue, LeaseStatus.PENDING).mine();
+        return wanted.mine(queue);
     }
 
     // ---------------------------------------------------------------- assignment
@@ -360,29 +309,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
     }
 
     private void sendPassCompleted(long safeTime) {
-        Set<Integer> readers = context.registeredReaders().keySet();
-        Map<Integer, Map<String, Long>> offsets = new HashMap<>();
-        for (int reader : readers) {
-            offsets.put(reader, new HashMap<>());
-        }
-        for (Map.Entry<String, PartitionBook.QueueBook> queue : book.queues().entrySet()) {
-            for (Map.Entry<String, KnownPartition> p : queue.getValue().partitions.entrySet()) {
-                KnownPartition known = p.getValue();
-                if (!known.assigned) {
-                    continue;
-                }
-                String splitId = PartitionSplit.splitId(queue.getKey(), p.getKey(), known.id);
-                if (known.ownerUnknown) {
-                    offsets.values().forEach(m -> m.put(splitId, known.lastOffset));
-                } else {
-                    Map<String, Long> m = offsets.get(ownerOf(queue.getKey(), p.getKey()));
-                    if (m != null) {
-                        m.put(splitId, known.lastOffset);
-                    }
-                }
-            }
-        }
-        offsets.forEach((reader, m) -> context.sendEventToSourceReader(reader, new PassCompleted(safeTime, m)));
+        book.lastOffsetsByReader(context.registeredReaders().keySet(), this::ownerOf).forEach((reader, offsets) ->
+                context.sendEventToSourceReader(reader, new PassCompleted(safeTime, offsets)));
     }
 
     private int ownerOf(String queue, String partition) {
@@ -417,14 +345,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
     @Override
     public QueenEnumState snapshotState(long checkpointId) {
         assignments.onSnapshot(checkpointId);
-        List<QueenEnumState.QueueEntry> queues = new ArrayList<>();
-        for (Map.Entry<String, PartitionBook.QueueBook> queue : book.queues().entrySet()) {
-            List<QueenEnumState.PartitionEntry> partitions = new ArrayList<>(queue.getValue().partitions.size());
-            queue.getValue().partitions.forEach((name, k) -> partitions.add(new QueenEnumState.PartitionEntry(
-                    name, k.id, k.lastOffset, k.logStart, k.assigned, k.ownerUnknown)));
-            queues.add(new QueenEnumState.QueueEntry(queue.getKey(), queue.getValue().decision, partitions));
-        }
-        return new QueenEnumState(passes, lastSafeTime, context.currentParallelism(), queues, assignments.pendingSplits());
+        return new QueenEnumState(passes, lastSafeTime, context.currentParallelism(), book.snapshot(),
+                assignments.pendingSplits());
     }
 
     @Override
@@ -440,11 +362,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
 
     /** Every wanted queue's lease as last seen, for status lines and tests. */
     Map<String, LeaseStatus> queueStatus() {
-        Map<String, LeaseStatus> status = new HashMap<>();
-        for (String queue : wanted) {
-            status.put(queue, leaseStatuses.getOrDefault(queue, LeaseStatus.PENDING));
-        }
-        return status;
+        return wanted.statuses();
     }
 
     /** The safeTime of the last complete pass, {@link Long#MIN_VALUE} before any. */
@@ -466,25 +384,6 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
     }
 
     private void updateMetrics() {
-        int held = 0;
-        for (String queue : wanted) {
-            boolean mine = mine(queue);
-            held += mine ? 1 : 0;
-            metrics.leaseHeld(queue, mine);
-            metrics.partitions(queue, book.partitionCount(queue));
-        }
-        metrics.totals(book.partitionCount(), held, assignments.pendingCount());
-    }
-
-    private static Throwable unwrap(Throwable t) {
-        return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
-    }
-
-    private static FlinkRuntimeException failure(Throwable error) {
-        Throwable cause = unwrap(error);
-        if (cause instanceof FlinkRuntimeException f) {
-            return f;
-        }
-        return new FlinkRuntimeException(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
+        metrics.update(wanted, book, assignments.pendingCount());
     }
 }

@@ -1,0 +1,23 @@
+package io.queenlake.source.enumerator;
+
+import java.util.concurrent.CompletionException;
+import org.apache.flink.util.FlinkRuntimeException;
+
+/** What the enumerator fails with when a broker call it ran through {@code callAsync} failed. */
+final class AsyncFailures {
+
+    private AsyncFailures() {}
+
+    static Throwable unwrap(Throwable t) {
+        return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+    }
+
+    /** The cause as a {@link FlinkRuntimeException} that keeps its message. */
+    static FlinkRuntimeException failure(Throwable error) {
+        Throwable cause = unwrap(error);
+        if (cause instanceof FlinkRuntimeException f) {
+            return f;
+        }
+        return new FlinkRuntimeException(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
+    }
+}

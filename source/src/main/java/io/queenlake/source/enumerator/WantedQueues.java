@@ -1,0 +1,112 @@
+package io.queenlake.source.enumerator;
+
+import io.queenlake.broker.kv.LeaseStatus;
+import io.queenlake.broker.kv.LeaseView;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The queues this enumerator wants to mirror (named, or the tenant's last listing under {@code *})
+ * and, from the last lease round, which of them it holds. Coordinator thread only; it decides
+ * nothing about partitions.
+ */
+final class WantedQueues {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WantedQueues.class);
+
+    private final Set<String> wanted = new LinkedHashSet<>();
+    private boolean known;
+    private Map<String, LeaseStatus> leases = Map.of();
+
+    /** Named queues are known from the start; {@code *} waits for the first listing. */
+    WantedQueues(Collection<String> named, boolean allQueues) {
+        if (!allQueues) {
+            wanted.addAll(named);
+            known = true;
+        }
+    }
+
+    /** The wanted queues in their listing order. */
+    Set<String> names() {
+        return wanted;
+    }
+
+    /** False until the first listing under {@code *}. */
+    boolean known() {
+        return known;
+    }
+
+    boolean mine(String queue) {
+        return status(queue).mine();
+    }
+
+    LeaseStatus status(String queue) {
+        return leases.getOrDefault(queue, LeaseStatus.PENDING);
+    }
+
+    /** Every wanted queue's lease as last seen. */
+    Map<String, LeaseStatus> statuses() {
+        Map<String, LeaseStatus> status = new HashMap<>();
+        wanted.forEach(queue -> status.put(queue, status(queue)));
+        return status;
+    }
+
+    /**
+     * Takes a lease round's view; returns whether it won a queue this job did not hold.
+     * {@code watermarkSent}: a queue taken over from another instance then has records below it.
+     */
+    boolean onLeases(LeaseView view, boolean watermarkSent) {
+        boolean won = false;
+        for (Map.Entry<String, LeaseStatus> e : view.statuses().entrySet()) {
+            LeaseStatus before = status(e.getKey());
+            if (e.getValue().mine() && before.state() == LeaseStatus.State.HELD && watermarkSent) {
+                LOG.warn("queue '{}' moved to this job after instance {} released it; its records stamped at or below "
+                        + "the watermark this job already sent arrive late and the late-record guard restarts the job once",
+                        e.getKey(), before.heldBy());
+            }
+            won |= e.getValue().mine() && !before.mine();
+        }
+        leases = view.statuses();
+        return won;
+    }
+
+    /** Takes the tenant's listing under {@code *}; returns whether it added a queue. */
+    boolean onListing(List<String> listed) {
+        Set<String> now = new LinkedHashSet<>(listed);
+        if (!known || !now.equals(wanted)) {
+            Set<String> added = new LinkedHashSet<>(now);
+            added.removeAll(wanted);
+            Set<String> removed = new LinkedHashSet<>(wanted);
+            removed.removeAll(now);
+            LOG.info("queue listing: {} queues; added {}, removed {}", now.size(), added, removed);
+        }
+        boolean added = !wanted.containsAll(now);
+        wanted.clear();
+        wanted.addAll(now);
+        known = true;
+        return added;
+    }
+
+    /**
+     * A pass is complete when it covered every held queue and no wanted queue waits for its lease
+     * verdict.
+     */
+    boolean allCovered(Set<String> covered) {
+        if (!known) {
+            return false;
+        }
+        for (String queue : wanted) {
+            LeaseStatus status = status(queue);
+            if (status.state() == LeaseStatus.State.PENDING || (status.mine() && !covered.contains(queue))) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
