@@ -239,4 +239,9 @@ public record LakeSettings(
     public String toString() {
         return describe();
     }
+
+    /** The settings are built by name, and only by {@link SettingsLoader} once it has validated them. */
+    static LakeSettingsBuilder builder() {
+        return new LakeSettingsBuilder();
+    }
 }

@@ -179,11 +179,18 @@ public final class SettingsLoader {
                         + " token, without 'Bearer '.");
             }
             String tenant = text(Setting.QUEEN_TENANT).toLowerCase(java.util.Locale.ROOT);
-            return new LakeSettings(queues, endpoint, region, bucket, accessKey, secretKey, prefix, pathStyle, sse,
-                    kmsKey, writer, start, maxWindowMs, sink, number(Setting.SAFE_GUARD_MS),
-                    number(Setting.DISCOVERY_INTERVAL_MS), (int) number(Setting.FETCH_CONCURRENCY),
-                    number(Setting.LEASE_TTL_MS), (int) number(Setting.CHECKPOINT_EVERY),
-                    (int) number(Setting.MULTIPART_THRESHOLD_MB), instance, queenUrl, token, tenant, origins);
+            return LakeSettings.builder()
+                    .queues(queues).endpoint(endpoint).region(region).bucket(bucket)
+                    .accessKey(accessKey).secretKey(secretKey).prefix(prefix).pathStyle(pathStyle)
+                    .sse(sse).sseKmsKeyId(kmsKey).writer(writer).start(start).maxWindowMs(maxWindowMs).sink(sink)
+                    .safeGuardMs(number(Setting.SAFE_GUARD_MS))
+                    .discoveryIntervalMs(number(Setting.DISCOVERY_INTERVAL_MS))
+                    .fetchConcurrency((int) number(Setting.FETCH_CONCURRENCY))
+                    .leaseTtlMs(number(Setting.LEASE_TTL_MS))
+                    .checkpointEvery((int) number(Setting.CHECKPOINT_EVERY))
+                    .multipartThresholdMb((int) number(Setting.MULTIPART_THRESHOLD_MB))
+                    .instance(instance).queenUrl(queenUrl).queenToken(token).tenant(tenant).origins(origins)
+                    .build();
         }
 
         private WriterSettings writer() {
