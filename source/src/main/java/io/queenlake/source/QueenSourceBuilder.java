@@ -6,33 +6,28 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
- * Builds a {@link QueenSource}. Defaults and ranges are the reference sink's ({@code QUEEN_S3_*});
- * {@link #build()} ends in one {@code sanityCheck()} whose every refusal names the setting, the
- * value and what is allowed.
+ * Builds a {@link QueenSource}. Defaults and ranges are {@link QueenSourceOptions}' (the reference
+ * sink's {@code QUEEN_S3_*}); {@link #build()} ends in one {@code sanityCheck()} whose every refusal
+ * names the setting, the value and what is allowed.
  */
 public final class QueenSourceBuilder {
 
-    private static final Pattern SINK_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    private static final Pattern UUID =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
-
     private String brokerUrl;
     private String token;
-    private String tenant = QueenSourceConfig.DEFAULT_TENANT;
+    private String tenant = QueenSourceOptions.DEFAULT_TENANT;
     private final List<String> queues = new ArrayList<>();
-    private String sink = "default";
+    private String sink = QueenSourceOptions.SINK.defaultValue();
     private String instance;
-    private StartMode start = StartMode.LATEST;
-    private long safeGuardMs = 5_000;
-    private long discoveryIntervalMs = 2_000;
-    private int fetchConcurrency = 4;
-    private long leaseTtlMs = 30_000;
-    private long maxWindowMs = 300_000;
+    private StartMode start = StartMode.parse(QueenSourceOptions.START.defaultValue());
+    private long safeGuardMs = QueenSourceOptions.SAFE_GUARD_MS.defaultNumber();
+    private long discoveryIntervalMs = QueenSourceOptions.DISCOVERY_INTERVAL_MS.defaultNumber();
+    private int fetchConcurrency = (int) QueenSourceOptions.FETCH_CONCURRENCY.defaultNumber();
+    private long leaseTtlMs = QueenSourceOptions.LEASE_TTL_MS.defaultNumber();
+    private long maxWindowMs = QueenSourceOptions.MAX_WINDOW_MS.defaultNumber();
     private String lakeRoot;
-    private long requestTimeoutMs = 30_000;
+    private long requestTimeoutMs = QueenSourceOptions.DEFAULT_REQUEST_TIMEOUT_MS;
 
     QueenSourceBuilder() {}
 
@@ -48,7 +43,7 @@ public final class QueenSourceBuilder {
         return this;
     }
 
-    /** Broker tenant ({@code QUEEN_TENANT}), default {@value QueenSourceConfig#DEFAULT_TENANT}. */
+    /** Broker tenant ({@code QUEEN_TENANT}), default {@value QueenSourceOptions#DEFAULT_TENANT}. */
     public QueenSourceBuilder tenant(String tenant) {
         this.tenant = tenant;
         return this;
@@ -128,35 +123,37 @@ public final class QueenSourceBuilder {
         try {
             BrokerUrl.normalize(brokerUrl);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("QUEEN_URL='" + brokerUrl + "' " + e.getMessage()
-                    + ": set one broker node's base URL, e.g. http://queen:6632");
+            throw new IllegalArgumentException(QueenSourceOptions.QUEEN_URL.envName() + "='" + brokerUrl + "' "
+                    + e.getMessage() + ": set one broker node's base URL, e.g. http://queen:6632");
         }
         if (queues.isEmpty() || queues.stream().anyMatch(q -> q == null || q.isBlank())) {
-            throw new IllegalArgumentException("QUEEN_S3_QUEUES is required but not provided: list the queues to mirror (a,b) or * for all");
+            throw new IllegalArgumentException(QueenSourceOptions.QUEUES.envName()
+                    + " is required but not provided: list the queues to mirror (a,b) or * for all");
         }
         if (queues.contains("*") && queues.size() > 1) {
-            throw new IllegalArgumentException("QUEEN_S3_QUEUES=" + String.join(",", queues) + " mixes * with names: use * alone or a list of names");
+            throw new IllegalArgumentException(QueenSourceOptions.QUEUES.envName() + "=" + String.join(",", queues)
+                    + " mixes * with names: use * alone or a list of names");
         }
-        if (tenant == null || !UUID.matcher(tenant).matches()) {
-            throw new IllegalArgumentException("QUEEN_TENANT='" + tenant + "' is not a UUID: use the broker's tenant id");
+        if (!QueenSourceOptions.QUEEN_TENANT.passes(tenant)) {
+            throw new IllegalArgumentException(QueenSourceOptions.QUEEN_TENANT.envName() + "='" + tenant
+                    + "' is not a UUID: use the broker's tenant id");
         }
-        if (sink == null || !SINK_NAME.matcher(sink).matches()) {
-            throw new IllegalArgumentException("QUEEN_S3_SINK='" + sink + "' must be 1 to 64 of A-Z a-z 0-9 . _ -");
+        if (!QueenSourceOptions.SINK.passes(sink)) {
+            throw new IllegalArgumentException(QueenSourceOptions.SINK.envName() + "='" + sink + "' must be "
+                    + QueenSourceOptions.SINK.allowed());
         }
-        inRange("QUEEN_S3_SAFE_GUARD_MS", safeGuardMs, 0, 3_600_000);
-        inRange("QUEEN_S3_DISCOVERY_INTERVAL_MS", discoveryIntervalMs, 10, 3_600_000);
-        inRange("QUEEN_S3_FETCH_CONCURRENCY", fetchConcurrency, 1, 256);
-        inRange("QUEEN_S3_LEASE_TTL_MS", leaseTtlMs, 1_000, 3_600_000);
-        inRange("QUEEN_S3_MAX_WINDOW_MS", maxWindowMs, 100, 86_400_000);
-        inRange("request timeout (ms)", requestTimeoutMs, 100, 3_600_000);
+        QueenSourceOptions.SAFE_GUARD_MS.requireInRange(safeGuardMs);
+        QueenSourceOptions.DISCOVERY_INTERVAL_MS.requireInRange(discoveryIntervalMs);
+        QueenSourceOptions.FETCH_CONCURRENCY.requireInRange(fetchConcurrency);
+        QueenSourceOptions.LEASE_TTL_MS.requireInRange(leaseTtlMs);
+        QueenSourceOptions.MAX_WINDOW_MS.requireInRange(maxWindowMs);
+        if (requestTimeoutMs < QueenSourceOptions.MIN_REQUEST_TIMEOUT_MS
+                || requestTimeoutMs > QueenSourceOptions.MAX_REQUEST_TIMEOUT_MS) {
+            throw new IllegalArgumentException("request timeout (ms)=" + requestTimeoutMs + " is out of range: allowed "
+                    + QueenSourceOptions.MIN_REQUEST_TIMEOUT_MS + ".." + QueenSourceOptions.MAX_REQUEST_TIMEOUT_MS);
+        }
         if (lakeRoot != null && !lakeRoot.isBlank()) {
             LakeRoot.parse(lakeRoot);
-        }
-    }
-
-    private static void inRange(String setting, long value, long min, long max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException(setting + "=" + value + " is out of range: allowed " + min + ".." + max);
         }
     }
 

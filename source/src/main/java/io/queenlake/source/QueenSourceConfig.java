@@ -44,7 +44,7 @@ public record QueenSourceConfig(
 
     private static final long serialVersionUID = 1L;
 
-    public static final String DEFAULT_TENANT = "00000000-0000-0000-0000-000000000001";
+    public static final String DEFAULT_TENANT = QueenSourceOptions.DEFAULT_TENANT;
 
     public QueenSourceConfig {
         Objects.requireNonNull(brokerUrl, "brokerUrl");

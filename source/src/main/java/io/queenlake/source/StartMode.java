@@ -12,19 +12,11 @@ public enum StartMode {
     /** At each partition's {@code logStart}: everything the broker still stores. */
     EARLIEST;
 
-    /** Accepts the reference sink's spellings: {@code latest|now|end} and {@code earliest|beginning}. */
+    /** Accepts {@link QueenSourceOptions#START}'s spellings: {@code latest|now|end} and {@code earliest|beginning}. */
     public static StartMode parse(String value) {
-        switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "latest":
-            case "now":
-            case "end":
-                return LATEST;
-            case "earliest":
-            case "beginning":
-                return EARLIEST;
-            default:
-                throw new IllegalArgumentException("QUEEN_S3_START='" + value
-                        + "' is not a start position: use latest (or now, end) or earliest (or beginning)");
-        }
+        SettingSpec option = QueenSourceOptions.START;
+        String canonical = option.choice(value.trim(), problem -> new IllegalArgumentException(option.envName() + "='"
+                + value + "' is not a start position: use " + option.allowed()));
+        return valueOf(canonical.toUpperCase(Locale.ROOT));
     }
 }

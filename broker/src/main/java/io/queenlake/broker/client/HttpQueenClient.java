@@ -7,7 +7,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Pattern;
 
 /**
  * {@link QueenClient} over {@code java.net.http} (HTTP/1.1, keep-alive): one broker URL, an
@@ -111,9 +110,6 @@ public final class HttpQueenClient implements QueenClient {
      */
     public static final class Builder {
 
-        private static final Pattern CANONICAL_UUID =
-                Pattern.compile("^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
-
         private String baseUrl;
         private String token;
         private String tenant;
@@ -153,14 +149,14 @@ public final class HttpQueenClient implements QueenClient {
         public HttpQueenClient build() {
             String base = sanityCheckedBase();
             Optional<String> bearer = Optional.ofNullable(token).filter(t -> !t.isEmpty());
-            if (bearer.isPresent() && bearer.get().chars().anyMatch(ch -> ch < 0x21 || ch > 0x7e)) {
+            if (bearer.isPresent() && !QueenNames.isBareToken(bearer.get())) {
                 throw new IllegalArgumentException(
                         "the Queen token contains spaces or control characters; set QUEEN_TOKEN to the bare token");
             }
             Optional<String> tenantId = Optional.ofNullable(tenant).filter(t -> !t.isEmpty());
-            if (tenantId.isPresent() && !CANONICAL_UUID.matcher(tenantId.get()).matches()) {
+            if (tenantId.isPresent() && !QueenNames.isTenantId(tenantId.get())) {
                 throw new IllegalArgumentException("the Queen tenant '" + tenantId.get()
-                        + "' is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx); fix the tenant setting");
+                        + "' is not a UUID (" + QueenNames.TENANT_ID_SHAPE + "); fix the tenant setting");
             }
             tenantId = tenantId.map(t -> UUID.fromString(t).toString());
             requirePositive(connectTimeout, "connect timeout");

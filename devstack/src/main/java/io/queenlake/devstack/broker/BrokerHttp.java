@@ -2,6 +2,7 @@ package io.queenlake.devstack.broker;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import io.queenlake.broker.client.QueenNames;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,7 +13,6 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,8 +25,6 @@ final class BrokerHttp implements HttpHandler {
 
     static final int MAX_BODY_BYTES = 64 << 20;
     static final String TENANT_HEADER = "x-queen-tenant";
-    private static final Pattern UUID_TEXT =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final Set<String> PUBLIC_PATHS = Set.of("/health", "/metrics", "/metrics/prometheus", "/");
     private static final Logger LOG = LoggerFactory.getLogger(BrokerHttp.class);
 
@@ -105,7 +103,7 @@ final class BrokerHttp implements HttpHandler {
             return Tenant.DEFAULT_ID;
         }
         String trimmed = value.trim();
-        if (!UUID_TEXT.matcher(trimmed).matches()) {
+        if (!QueenNames.isTenantId(trimmed)) {
             throw WireError.badRequest("invalid x-queen-tenant header (must be a UUID)");
         }
         return trimmed.toLowerCase(Locale.ROOT);

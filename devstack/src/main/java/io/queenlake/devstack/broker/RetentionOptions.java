@@ -1,6 +1,6 @@
 package io.queenlake.devstack.broker;
 
-import java.util.regex.Pattern;
+import io.queenlake.broker.client.QueenNames;
 
 /**
  * A queue's retention settings as {@code /api/v1/configure} sets them. With a sink hold, retention
@@ -8,7 +8,6 @@ import java.util.regex.Pattern;
  */
 record RetentionOptions(boolean enabled, long seconds, String sinkHold, long sinkHoldMaxSeconds) {
 
-    static final Pattern SINK_NAME = Pattern.compile("[A-Za-z0-9._-]{0,64}");
     static final long DEFAULT_HOLD_MAX_SECONDS = 604_800L;
     static final long MIN_HOLD_MAX_SECONDS = 60L;
     static final long MAX_HOLD_MAX_SECONDS = 31_536_000L;
@@ -18,7 +17,7 @@ record RetentionOptions(boolean enabled, long seconds, String sinkHold, long sin
         if (seconds < 0) {
             throw new IllegalArgumentException("retentionSeconds " + seconds + " is negative: use 0 or more seconds");
         }
-        if (!SINK_NAME.matcher(sinkHold).matches()) {
+        if (!sinkHold.isEmpty() && !QueenNames.isSinkName(sinkHold)) {
             throw new IllegalArgumentException("retentionSinkHold '" + sinkHold
                     + "' is not a sink name: use up to 64 of A-Z a-z 0-9 . _ - (empty = no hold)");
         }

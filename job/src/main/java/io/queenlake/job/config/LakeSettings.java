@@ -5,6 +5,7 @@ import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.sink.LakeSink;
 import io.queenlake.job.window.WindowSettings;
 import io.queenlake.source.QueenSource;
+import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.source.StartMode;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -64,7 +65,7 @@ public record LakeSettings(
     public static final String MARKER_RETENTION_KEY = "s3.directory.marker.retention";
     public static final String MARKER_RETENTION = "keep";
     /** Broker calls from the job: the same bound as the source's default. */
-    static final Duration BROKER_REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    static final Duration BROKER_REQUEST_TIMEOUT = Duration.ofMillis(QueenSourceOptions.DEFAULT_REQUEST_TIMEOUT_MS);
 
     public LakeSettings {
         queues = List.copyOf(queues);
@@ -237,5 +238,10 @@ public record LakeSettings(
     @Override
     public String toString() {
         return describe();
+    }
+
+    /** The settings are built by name, and only by {@link SettingsLoader} once it has validated them. */
+    static LakeSettingsBuilder builder() {
+        return new LakeSettingsBuilder();
     }
 }

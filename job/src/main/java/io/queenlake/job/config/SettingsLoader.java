@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 
@@ -37,11 +36,6 @@ public final class SettingsLoader {
     public static final String PRECEDENCE = "job argument (--queues or --QUEEN_S3_QUEUES) > Flink configuration key"
             + " (queen.s3.queues) > environment variable (QUEEN_S3_QUEUES) > default";
 
-    private static final Pattern SINK_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
-    private static final Pattern REGION = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
-    private static final Pattern UUID =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final String PARTITIONS_KEY = "queen.s3.partitions";
 
     private SettingsLoader() {}
@@ -132,8 +126,8 @@ public final class SettingsLoader {
         LakeSettings settings() {
             List<String> queues = QueueList.parse(text(Setting.QUEUES), origins.get(Setting.QUEUES));
             LakeEndpoint endpoint = LakeEndpoint.parse(text(Setting.ENDPOINT), origin(Setting.ENDPOINT));
-            String region = matching(Setting.REGION, REGION);
-            String bucket = matching(Setting.BUCKET, BUCKET);
+            String region = text(Setting.REGION);
+            String bucket = text(Setting.BUCKET);
             if (bucket.contains("..")) {
                 throw Setting.BUCKET.refusal(bucket, origin(Setting.BUCKET), "has two dots in a row");
             }
@@ -175,21 +169,28 @@ public final class SettingsLoader {
                 throw new SettingsException(e.getMessage() + " " + origin(Setting.MAX_WINDOW_MS)
                         .describe(Setting.MAX_WINDOW_MS) + ".");
             }
-            String sink = matching(Setting.SINK, SINK_NAME);
+            String sink = text(Setting.SINK);
             String instance = instance();
             String queenUrl = QueenUrl.check(text(Setting.QUEEN_URL), origin(Setting.QUEEN_URL));
-            String token = text(Setting.QUEEN_TOKEN);
-            if (token != null && token.chars().anyMatch(ch -> ch < 0x21 || ch > 0x7e)) {
+            String token = raw(Setting.QUEEN_TOKEN);
+            if (token != null && !Setting.QUEEN_TOKEN.spec().passes(token)) {
                 throw new SettingsException(Setting.QUEEN_TOKEN.envName() + " " + origin(Setting.QUEEN_TOKEN)
                         .describe(Setting.QUEEN_TOKEN) + " contains spaces or control characters: set the bare"
                         + " token, without 'Bearer '.");
             }
-            String tenant = matching(Setting.QUEEN_TENANT, UUID).toLowerCase(java.util.Locale.ROOT);
-            return new LakeSettings(queues, endpoint, region, bucket, accessKey, secretKey, prefix, pathStyle, sse,
-                    kmsKey, writer, start, maxWindowMs, sink, number(Setting.SAFE_GUARD_MS),
-                    number(Setting.DISCOVERY_INTERVAL_MS), (int) number(Setting.FETCH_CONCURRENCY),
-                    number(Setting.LEASE_TTL_MS), (int) number(Setting.CHECKPOINT_EVERY),
-                    (int) number(Setting.MULTIPART_THRESHOLD_MB), instance, queenUrl, token, tenant, origins);
+            String tenant = text(Setting.QUEEN_TENANT).toLowerCase(java.util.Locale.ROOT);
+            return LakeSettings.builder()
+                    .queues(queues).endpoint(endpoint).region(region).bucket(bucket)
+                    .accessKey(accessKey).secretKey(secretKey).prefix(prefix).pathStyle(pathStyle)
+                    .sse(sse).sseKmsKeyId(kmsKey).writer(writer).start(start).maxWindowMs(maxWindowMs).sink(sink)
+                    .safeGuardMs(number(Setting.SAFE_GUARD_MS))
+                    .discoveryIntervalMs(number(Setting.DISCOVERY_INTERVAL_MS))
+                    .fetchConcurrency((int) number(Setting.FETCH_CONCURRENCY))
+                    .leaseTtlMs(number(Setting.LEASE_TTL_MS))
+                    .checkpointEvery((int) number(Setting.CHECKPOINT_EVERY))
+                    .multipartThresholdMb((int) number(Setting.MULTIPART_THRESHOLD_MB))
+                    .instance(instance).queenUrl(queenUrl).queenToken(token).tenant(tenant).origins(origins)
+                    .build();
         }
 
         private WriterSettings writer() {
@@ -217,14 +218,18 @@ public final class SettingsLoader {
                     return "queen-lake@unknown-host";
                 }
             }
-            if (value.length() > 128 || value.chars().anyMatch(ch -> ch < 0x20 || ch == 0x7f)) {
-                throw Setting.INSTANCE.refusal(value, origin(Setting.INSTANCE), "is too long or has control characters");
-            }
             return value;
         }
 
-        private String text(Setting s) {
+        /** The raw text in force, or null. */
+        private String raw(Setting s) {
             return raw.get(s);
+        }
+
+        /** The text in force if it passes the setting's rule, or null. */
+        private String text(Setting s) {
+            String value = raw(s);
+            return value == null ? null : s.text(value, origin(s));
         }
 
         private Origin origin(Setting s) {
@@ -238,17 +243,6 @@ public final class SettingsLoader {
         private String choice(Setting s) {
             String value = text(s);
             return value == null ? null : s.choice(value, origin(s));
-        }
-
-        private String matching(Setting s, Pattern pattern) {
-            String value = text(s);
-            if (value == null) {
-                return null;
-            }
-            if (!pattern.matcher(value).matches()) {
-                throw s.refusal(value, origin(s), "is not valid");
-            }
-            return value;
         }
     }
 }

@@ -2,7 +2,11 @@ package io.queenlake.job.config;
 
 import java.util.StringJoiner;
 
-/** Every setting as a Markdown table for the README, generated from {@link Setting} so the two cannot drift. */
+/**
+ * Every setting as the Markdown table of the README's "Settings" section, rendered from each
+ * {@link Setting}'s definition; a test fails when README.md's table differs, so the two cannot
+ * drift. After changing a definition, paste this class's output over the README's table.
+ */
 public final class SettingsTable {
 
     private SettingsTable() {}
@@ -16,8 +20,6 @@ public final class SettingsTable {
             table.add("| `" + s.envName() + "` | `--" + s.argName() + "` | `" + s.flinkKey() + "` | " + def + " | "
                     + s.allowed().replace("|", "\\|") + " | " + s.description() + (s.secret() ? " Secret." : "") + " |");
         }
-        table.add("");
-        table.add("Precedence: " + SettingsLoader.PRECEDENCE + ". `QUEEN_S3_PARTITIONS` is refused in every spelling.");
         return table.toString();
     }
 

@@ -1,12 +1,12 @@
 package io.queenlake.job.sink;
 
+import io.queenlake.broker.client.QueenNames;
 import io.queenlake.format.key.Prefix;
-import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.window.WriterSettings;
+import io.queenlake.source.QueenSourceOptions;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
-import java.util.regex.Pattern;
 
 /**
  * Builds a {@link LakeSink}. Every input is checked by {@link #sanityCheck()} before a sink
@@ -14,15 +14,11 @@ import java.util.regex.Pattern;
  */
 public final class LakeSinkBuilder {
 
-    private static final Pattern SINK_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    private static final Pattern UUID =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
-
     private String root;
     private Prefix prefix = Prefix.DEFAULT;
     private WriterSettings writerSettings = WriterSettings.defaults();
-    private String sinkName = "default";
-    private String tenant = ManifestJson.DEFAULT_TENANT;
+    private String sinkName = QueenSourceOptions.SINK.defaultValue();
+    private String tenant = QueenSourceOptions.DEFAULT_TENANT;
     private String brokerUrl;
     private String token;
     private Duration requestTimeout = Duration.ofSeconds(30);
@@ -50,7 +46,7 @@ public final class LakeSinkBuilder {
         return this;
     }
 
-    /** QUEEN_S3_SINK: names the KV documents, {@code [A-Za-z0-9._-]{1,64}}, default {@code default}. */
+    /** QUEEN_S3_SINK: names the KV documents ({@link QueenNames#SINK_NAME}), default {@code default}. */
     public LakeSinkBuilder sinkName(String sinkName) {
         this.sinkName = sinkName;
         return this;
@@ -106,13 +102,13 @@ public final class LakeSinkBuilder {
         if (writerSettings == null) {
             throw new IllegalArgumentException("the lake sink's writer settings are required but not provided: pass WriterSettings.defaults().");
         }
-        if (sinkName == null || !SINK_NAME.matcher(sinkName).matches()) {
-            throw new IllegalArgumentException("the sink name '" + sinkName
-                    + "' is not 1 to 64 of A-Z a-z 0-9 . _ -: fix QUEEN_S3_SINK.");
+        if (!QueenNames.isSinkName(sinkName)) {
+            throw new IllegalArgumentException("the sink name '" + sinkName + "' is not " + QueenNames.SINK_NAME_RULE
+                    + ": fix " + QueenSourceOptions.SINK.envName() + ".");
         }
-        if (tenant == null || !UUID.matcher(tenant).matches()) {
-            throw new IllegalArgumentException("the tenant '" + tenant
-                    + "' is not a UUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx): fix the tenant setting.");
+        if (!QueenNames.isTenantId(tenant)) {
+            throw new IllegalArgumentException("the tenant '" + tenant + "' is not a UUID (" + QueenNames.TENANT_ID_SHAPE
+                    + "): fix the tenant setting.");
         }
         if (brokerUrl == null || brokerUrl.isBlank()) {
             throw new IllegalArgumentException("the broker URL for the commit pointer is required but not provided: set QUEEN_URL.");

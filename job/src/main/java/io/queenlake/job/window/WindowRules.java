@@ -3,6 +3,8 @@ package io.queenlake.job.window;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Micros;
 import io.queenlake.format.model.WindowBounds;
+import io.queenlake.source.QueenSourceOptions;
+import io.queenlake.source.SettingSpec;
 
 /**
  * The window grid on the broker clock (DESIGN.md "Windows"), pure: epoch-aligned tumbling windows
@@ -12,11 +14,8 @@ import io.queenlake.format.model.WindowBounds;
  */
 public final class WindowRules {
 
-    /** The setting every refusal names. */
-    public static final String MAX_WINDOW_SETTING = "QUEEN_S3_MAX_WINDOW_MS";
-    /** The reference sink's range for {@value #MAX_WINDOW_SETTING}. */
-    public static final long MIN_WINDOW_MS = 100;
-    public static final long MAX_WINDOW_MS = 86_400_000;
+    /** The window size's definition, whose name every refusal says and whose range it checks. */
+    private static final SettingSpec WINDOW_SIZE = QueenSourceOptions.MAX_WINDOW_MS;
 
     private static final long HOUR_MS = Micros.PER_HOUR / 1000;
     private static final long DAY_MS = Micros.PER_DAY / 1000;
@@ -25,25 +24,26 @@ public final class WindowRules {
 
     /**
      * Refuses a window size that could cross its hour (align=hour) or day (align=day), or lies
-     * outside the reference's range, with one sentence naming {@value #MAX_WINDOW_SETTING}.
+     * outside the reference's range, with one sentence naming {@code QUEEN_S3_MAX_WINDOW_MS}.
      */
     public static void validate(long sizeMs, Align align) {
         if (align == null) {
             throw new IllegalArgumentException("QUEEN_S3_ALIGN is missing; set it to hour, day or none");
         }
-        if (sizeMs < MIN_WINDOW_MS || sizeMs > MAX_WINDOW_MS) {
-            throw new IllegalArgumentException(MAX_WINDOW_SETTING + "=" + sizeMs + " is outside " + MIN_WINDOW_MS
-                    + ".." + MAX_WINDOW_MS + "; choose a window size in that range");
+        String named = WINDOW_SIZE.envName() + "=" + sizeMs;
+        if (!WINDOW_SIZE.inRange(sizeMs)) {
+            throw new IllegalArgumentException(named + " is outside " + WINDOW_SIZE.allowed()
+                    + "; choose a window size in that range");
         }
         if (align == Align.HOUR && HOUR_MS % sizeMs != 0) {
-            throw new IllegalArgumentException(MAX_WINDOW_SETTING + "=" + sizeMs
-                    + " does not divide one hour (3600000 ms), so a window would cross its hour with"
-                    + " QUEEN_S3_ALIGN=hour; choose a divisor such as 300000 or 600000");
+            throw new IllegalArgumentException(named + " does not divide one hour (" + HOUR_MS
+                    + " ms), so a window would cross its hour with QUEEN_S3_ALIGN=hour; choose a divisor such as"
+                    + " 300000 or 600000");
         }
         if (align == Align.DAY && DAY_MS % sizeMs != 0) {
-            throw new IllegalArgumentException(MAX_WINDOW_SETTING + "=" + sizeMs
-                    + " does not divide one day (86400000 ms), so a window would cross its day with"
-                    + " QUEEN_S3_ALIGN=day; choose a divisor such as 3600000 or 21600000");
+            throw new IllegalArgumentException(named + " does not divide one day (" + DAY_MS
+                    + " ms), so a window would cross its day with QUEEN_S3_ALIGN=day; choose a divisor such as "
+                    + HOUR_MS + " or 21600000");
         }
     }
 

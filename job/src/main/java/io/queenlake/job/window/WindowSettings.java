@@ -1,10 +1,10 @@
 package io.queenlake.job.window;
 
 import io.queenlake.format.model.Align;
+import io.queenlake.source.QueenSourceOptions;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * What the window operator needs, validated before a job is built: the lake's tenant and sink
@@ -37,18 +37,15 @@ public record WindowSettings(
     private static final long serialVersionUID = 1L;
 
     /** The tenant of a broker without tenancy. */
-    public static final String DEFAULT_TENANT = "00000000-0000-0000-0000-000000000001";
-
-    private static final Pattern SINK_NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
-    private static final int MAX_CHECKPOINT_EVERY = 100_000;
+    public static final String DEFAULT_TENANT = QueenSourceOptions.DEFAULT_TENANT;
 
     public WindowSettings {
         if (tenant == null || tenant.isBlank()) {
             throw new IllegalArgumentException("the tenant is missing; set it to the broker tenant id, e.g. "
                     + DEFAULT_TENANT);
         }
-        if (sink == null || !SINK_NAME.matcher(sink).matches()) {
-            throw new IllegalArgumentException("QUEEN_S3_SINK='" + sink
+        if (!QueenSourceOptions.SINK.passes(sink)) {
+            throw new IllegalArgumentException(QueenSourceOptions.SINK.envName() + "='" + sink
                     + "' must be 1 to 64 characters of A-Z a-z 0-9 . _ -");
         }
         WindowRules.validate(maxWindowMs, align);
@@ -56,9 +53,10 @@ public record WindowSettings(
             throw new IllegalArgumentException("the size-cut target (QUEEN_S3_TARGET_MB) must be at least 1 byte, got "
                     + targetBytes);
         }
-        if (checkpointEvery < 0 || checkpointEvery > MAX_CHECKPOINT_EVERY) {
-            throw new IllegalArgumentException("QUEEN_S3_CHECKPOINT_EVERY=" + checkpointEvery + " is outside 0.."
-                    + MAX_CHECKPOINT_EVERY + " (0 disables checkpoint documents)");
+        long maxCheckpointEvery = WindowOptions.CHECKPOINT_EVERY.max();
+        if (checkpointEvery < 0 || checkpointEvery > maxCheckpointEvery) {
+            throw new IllegalArgumentException(WindowOptions.CHECKPOINT_EVERY.envName() + "=" + checkpointEvery
+                    + " is outside 0.." + maxCheckpointEvery + " (0 disables checkpoint documents)");
         }
         if (brokerUrl == null || brokerUrl.isBlank()) {
             throw new IllegalArgumentException(

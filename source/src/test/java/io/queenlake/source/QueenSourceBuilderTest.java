@@ -1,0 +1,93 @@
+package io.queenlake.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The builder's defaults are its options' and its refusals are one line naming the setting and what is allowed. */
+class QueenSourceBuilderTest {
+
+    private static QueenSourceBuilder valid() {
+        return QueenSource.builder().brokerUrl("http://127.0.0.1:6632/").queues("orders").instance("lake-a");
+    }
+
+    @Test
+    void anUntouchedBuilderTakesTheReferenceSinksDefaults() {
+        QueenSourceConfig config = valid().build().config();
+
+        assertThat(config.brokerUrl()).isEqualTo("http://127.0.0.1:6632");
+        assertThat(config.tenant()).isEqualTo("00000000-0000-0000-0000-000000000001");
+        assertThat(config.sink()).isEqualTo("default");
+        assertThat(config.start()).isEqualTo(StartMode.LATEST);
+        assertThat(config.safeGuardMs()).isEqualTo(5_000);
+        assertThat(config.discoveryIntervalMs()).isEqualTo(2_000);
+        assertThat(config.fetchConcurrency()).isEqualTo(4);
+        assertThat(config.leaseTtlMs()).isEqualTo(30_000);
+        assertThat(config.maxWindowMs()).isEqualTo(300_000);
+        assertThat(config.requestTimeoutMs()).isEqualTo(30_000);
+        assertThat(config.queues()).isEqualTo(List.of("orders"));
+    }
+
+    @Test
+    void everyRangeEdgeIsAccepted() {
+        QueenSourceConfig config = valid().safeGuardMs(0).discoveryIntervalMs(3_600_000).fetchConcurrency(256)
+                .leaseTtlMs(1_000).maxWindowMs(86_400_000).requestTimeoutMs(100).sink("eu.lake_2")
+                .tenant("0A1B2C3D-0000-4000-8000-00000000AAAA").build().config();
+
+        assertThat(config.maxWindowMs()).isEqualTo(86_400_000);
+        assertThat(config.sink()).isEqualTo("eu.lake_2");
+    }
+
+    static Stream<Arguments> refusals() {
+        return Stream.of(
+                Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.brokerUrl("ftp://x"),
+                        "QUEEN_URL='ftp://x' must start with http:// or https://: set one broker node's base URL,"
+                                + " e.g. http://queen:6632"),
+                Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.queues(List.of()),
+                        "QUEEN_S3_QUEUES is required but not provided: list the queues to mirror (a,b) or * for all"),
+                Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.queues("*", "a"),
+                        "QUEEN_S3_QUEUES=*,a mixes * with names: use * alone or a list of names"),
+                Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.tenant("acme"),
+                        "QUEEN_TENANT='acme' is not a UUID: use the broker's tenant id"),
+                Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.sink("a:b"),
+                        "QUEEN_S3_SINK='a:b' must be 1 to 64 of A-Z a-z 0-9 . _ -"),
+                Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.sink("x".repeat(65)),
+                        "QUEEN_S3_SINK='" + "x".repeat(65) + "' must be 1 to 64 of A-Z a-z 0-9 . _ -"),
+                Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.safeGuardMs(-1),
+                        "QUEEN_S3_SAFE_GUARD_MS=-1 is out of range: allowed 0..3600000"),
+                Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.discoveryIntervalMs(9),
+                        "QUEEN_S3_DISCOVERY_INTERVAL_MS=9 is out of range: allowed 10..3600000"),
+                Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.fetchConcurrency(257),
+                        "QUEEN_S3_FETCH_CONCURRENCY=257 is out of range: allowed 1..256"),
+                Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.leaseTtlMs(999),
+                        "QUEEN_S3_LEASE_TTL_MS=999 is out of range: allowed 1000..3600000"),
+                Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.maxWindowMs(86_400_001),
+                        "QUEEN_S3_MAX_WINDOW_MS=86400001 is out of range: allowed 100..86400000"),
+                Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.requestTimeoutMs(99),
+                        "request timeout (ms)=99 is out of range: allowed 100..3600000"));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("refusals")
+    void everyBadOptionIsRefusedInOneLine(UnaryOperator<QueenSourceBuilder> change, String message) {
+        assertThatThrownBy(() -> change.apply(valid()).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(message);
+    }
+
+    @Test
+    void theStartSpellingsAreTheOptionsOwn() {
+        assertThat(StartMode.parse(" Beginning ")).isEqualTo(StartMode.EARLIEST);
+        assertThat(StartMode.parse("now")).isEqualTo(StartMode.LATEST);
+        assertThatThrownBy(() -> StartMode.parse("tomorrow"))
+                .hasMessage("QUEEN_S3_START='tomorrow' is not a start position: use latest (or now, end) or earliest"
+                        + " (or beginning)");
+    }
+}
