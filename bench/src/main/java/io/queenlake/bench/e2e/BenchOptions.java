@@ -80,10 +80,6 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
         if (options.rounds() < 1) {
             throw new IllegalArgumentException("rounds=0 runs nothing: give 1 or more.");
         }
-        if (options.peers().contains(Peer.LAKE_JSONL_CHAINED) && options.parallelism() != 1) {
-            throw new IllegalArgumentException("peer lake-jsonl-chained keys the source's own stream by queue, which holds"
-                    + " only when one subtask owns every key group: give parallelism=1.");
-        }
         // A corpus is named by its size: two of one size would share queues, buckets and commit pointers.
         if (options.warmupRecords() == options.records()) {
             throw new IllegalArgumentException("warmup-records must differ from records (" + options.records()
