@@ -33,7 +33,7 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
 
     static final String USAGE = "arguments (all optional, name=value): dir=bench/target/e2e records=2000000 partitions=200"
             + " warmup-records=20000 wide-records=200000 wide-partitions=20000 window-ms=1000 checkpoint-ms=1000 parallelism=2"
-            + " run-timeout-s=300 push-threads=4 peers=ceiling,lake-jsonl,filesink-jsonl,lake-parquet,filesink-parquet"
+            + " run-timeout-s=300 push-threads=4 peers=ceiling,lake-jsonl,filesink-jsonl-zstd,lake-parquet,filesink-parquet"
             + " queues=orders,refunds broker=own-jvm wide=true lag-rate=2000 lag-seconds=60 (lag-seconds=0 skips the lag run)"
             + " rounds=4 warmup-rounds=1";
 
@@ -52,7 +52,7 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
             given.put(name, arg.substring(eq + 1));
         }
         List<Peer> peers = new ArrayList<>();
-        for (String id : given.getOrDefault("peers", "ceiling,lake-jsonl,filesink-jsonl,lake-parquet,filesink-parquet").split(",")) {
+        for (String id : given.getOrDefault("peers", "ceiling,lake-jsonl,filesink-jsonl-zstd,lake-parquet,filesink-parquet").split(",")) {
             peers.add(java.util.Arrays.stream(Peer.values()).filter(p -> p.id.equals(id.trim())).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("peer '" + id + "' is unknown: " + USAGE)));
         }

@@ -13,11 +13,11 @@ import io.queenlake.source.QueenSource;
 import io.queenlake.source.QueueRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -127,7 +127,7 @@ final class EndToEndRun {
     }
 
     private static boolean isData(String name) {
-        return name.endsWith(".jsonl.zst") || name.endsWith(".parquet") || name.endsWith(".jsonl");
+        return name.endsWith(".jsonl.zst") || name.endsWith(".parquet");
     }
 
     private LakeSettings settings(Peer peer, String bucket) {
@@ -149,17 +149,13 @@ final class EndToEndRun {
         }
         org.apache.flink.core.fs.Path base = new org.apache.flink.core.fs.Path(settings.lakeRoot() + "/filesink");
         OutputFileConfig names = OutputFileConfig.builder().withPartPrefix("part").withPartSuffix(peer.partSuffix()).build();
-        FileSink<QueueRecord> sink = peer == Peer.FILESINK_JSONL
-                ? FileSink.forRowFormat(base, new JsonLineEncoder())
-                        .withBucketAssigner(new QueueBucketAssigner())
-                        .withRollingPolicy(OnCheckpointRollingPolicy.build())
-                        .withOutputFileConfig(names)
-                        .build()
-                : FileSink.forBulkFormat(base, peer == Peer.FILESINK_JSONL_ZSTD ? new ZstdJsonLineWriters() : new RowDataParquetWriters())
-                        .withBucketAssigner(new QueueBucketAssigner())
-                        .withRollingPolicy(OnCheckpointRollingPolicy.build())
-                        .withOutputFileConfig(names)
-                        .build();
+        BulkWriter.Factory<QueueRecord> format = peer == Peer.FILESINK_PARQUET
+                ? new RowDataParquetWriters() : new ZstdJsonLineWriters();
+        FileSink<QueueRecord> sink = FileSink.forBulkFormat(base, format)
+                .withBucketAssigner(new QueueBucketAssigner())
+                .withRollingPolicy(OnCheckpointRollingPolicy.build())
+                .withOutputFileConfig(names)
+                .build();
         records.sinkTo(sink).name("FileSink").uid("file-sink");
     }
 

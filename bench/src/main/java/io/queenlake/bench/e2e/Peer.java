@@ -2,16 +2,14 @@ package io.queenlake.bench.e2e;
 
 /** The ways one corpus is carried from the broker to the bucket, in the order they run. */
 enum Peer {
+    /** QueenSource into a sink that counts and drops every record: what the read alone costs. */
     CEILING("ceiling", "QueenSource -> discarding sink"),
     LAKE_JSONL("lake-jsonl", "queen-lake JSONL+zstd"),
-    FILESINK_JSONL("filesink-jsonl", "FileSink row JSON lines"),
+    /** FileSink writing the lake line's fields as JSON lines in the lake's zstd ({@link ZstdJsonLineWriters}). */
+    FILESINK_JSONL_ZSTD("filesink-jsonl-zstd", "FileSink JSON lines+zstd"),
     LAKE_PARQUET("lake-parquet", "queen-lake Parquet+zstd"),
-    FILESINK_PARQUET("filesink-parquet", "FileSink Parquet+zstd (RowData)"),
-    /**
-     * Diagnostic, not in the default set: FileSink row JSON's lines in one zstd frame per part, at the
-     * lake's level, so that FileSink and the lake's JSONL pay the same compression.
-     */
-    FILESINK_JSONL_ZSTD("filesink-jsonl-zstd", "FileSink JSON lines+zstd (diagnostic)");
+    /** FileSink with flink-parquet's RowData writer, zstd ({@link RowDataParquetWriters}). */
+    FILESINK_PARQUET("filesink-parquet", "FileSink Parquet+zstd (RowData)");
 
     final String id;
     final String label;
@@ -26,15 +24,11 @@ enum Peer {
     }
 
     boolean fileSink() {
-        return this == FILESINK_JSONL || this == FILESINK_PARQUET || this == FILESINK_JSONL_ZSTD;
+        return this == FILESINK_JSONL_ZSTD || this == FILESINK_PARQUET;
     }
 
     /** The suffix of the FileSink part files. */
     String partSuffix() {
-        return switch (this) {
-            case FILESINK_PARQUET -> ".parquet";
-            case FILESINK_JSONL_ZSTD -> ".jsonl.zst";
-            default -> ".jsonl";
-        };
+        return this == FILESINK_PARQUET ? ".parquet" : ".jsonl.zst";
     }
 }
