@@ -60,7 +60,7 @@ public final class EndToEndBench {
         // Every invocation starts on empty buckets and without checkpoints; the broker's corpora are kept.
         deleteTree(s3Dir);
         deleteTree(options.dir().resolve("checkpoints"));
-        try (BrokerProcess broker = BrokerProcess.start(options.dir().resolve("broker"), options.brokerOwnJvm());
+        try (BrokerProcess broker = BrokerProcess.start(options.dir().resolve("broker"));
                 EmbeddedS3 s3 = EmbeddedS3.start(EmbeddedS3Options.builder().dir(s3Dir).bucket("e2e").build())) {
             Stack stack = new Stack(broker, HttpQueenClient.builder().baseUrl(broker.url().toString())
                     .requestTimeout(Duration.ofSeconds(60)).build(), s3);

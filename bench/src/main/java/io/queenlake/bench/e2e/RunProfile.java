@@ -11,7 +11,7 @@ import one.profiler.AsyncProfiler;
  * the JIT and reading the lake back. Off unless {@code -Dbench.profile=<dir>} is given, and
  * never for warm-up runs; the library comes from {@code -Dbench.profile.lib} (see README). Writes
  * {@code <dir>/<bucket>.collapsed}: one line per thread and stack, thread name first. It samples
- * this JVM only: with the broker in its own JVM, the broker's share of the run's CPU is not in it.
+ * this JVM only: the broker's share of the run's CPU, in its own JVM, is not in it.
  */
 final class RunProfile implements AutoCloseable {
 
