@@ -26,8 +26,8 @@ import org.apache.flink.core.plugin.DirectoryBasedPluginFinder;
 
 /**
  * Issue 7's end-to-end benchmark, in one invocation so the ratios compare like with like on a
- * noisy machine: the dev broker (its data dir keeps the seeded corpora between invocations) and
- * the embedded S3 server in this JVM; per corpus, each {@link Peer} on its own MiniCluster and
+ * noisy machine: the dev broker in a JVM of its own (its data dir keeps the seeded corpora between
+ * invocations) and the embedded S3 server in this one; per corpus, each {@link Peer} on its own MiniCluster and
  * fresh bucket from {@code start=earliest} until the corpus is committed; then the lag run. Prints
  * one table per corpus and the ratios the issue's targets are stated in. Arguments: {@link BenchOptions#USAGE}.
  */

@@ -16,8 +16,8 @@ import one.profiler.AsyncProfiler;
  * every thread of this JVM (itimer, 2 ms, native frames included) from the moment the run's clock
  * starts until its corpus is committed, so neither loading the corpora nor reading the lake back is
  * in it, and never a warm-up run. It writes {@code <dir>/<bucket>.collapsed} (one line per thread
- * and stack, thread name first, then the sample count) and prints the samples by stage under the
- * run: each sample goes to the first stage whose rule its thread name and frames meet. The broker's
+ * and stack, thread name first, then the sample count) and prints the samples by stage before the
+ * run's own line: each sample goes to the first stage whose rule its thread name and frames meet. The broker's
  * JVM is not sampled. The native library is the one in the async-profiler jar on the class path
  * ({@code bench/target/lib}), copied into {@code <dir>}.
  */
