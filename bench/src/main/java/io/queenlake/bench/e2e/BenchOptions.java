@@ -15,8 +15,6 @@ import java.util.Set;
  * @param queueSuffixes the queues of every corpus are {@code <corpus>-<suffix>}: Flink places each
  *     queue's windows on the subtask its name hashes to, so the names decide whether two queues
  *     share one window subtask
- * @param brokerOwnJvm the dev broker in a JVM of its own ({@code broker=own-jvm}, the default) or
- *     in the benchmark's ({@code same-jvm}); see {@link BrokerProcess}
  * @param rounds how many times each corpus's peers run, every other round in reverse order, so that no
  *     peer always runs first (the first sink run of an invocation compiles the S3 paths the others reuse)
  *     and the table can show a median rather than one draw of a noisy machine; an even count runs as
@@ -28,17 +26,17 @@ import java.util.Set;
  */
 record BenchOptions(Path dir, int records, int partitions, int warmupRecords, int wideRecords, int widePartitions, long windowMs,
         Duration checkpointInterval, int parallelism, Duration runTimeout, int pushThreads, List<Peer> peers,
-        List<String> queueSuffixes, boolean brokerOwnJvm, boolean wide, int lagRate, int lagSeconds, int rounds,
+        List<String> queueSuffixes, boolean wide, int lagRate, int lagSeconds, int rounds,
         int warmupRounds, String invocation) {
 
     static final String USAGE = "arguments (all optional, name=value): dir=bench/target/e2e records=2000000 partitions=200"
             + " warmup-records=20000 wide-records=200000 wide-partitions=20000 window-ms=1000 checkpoint-ms=1000 parallelism=2"
-            + " run-timeout-s=300 push-threads=4 peers=ceiling,lake-jsonl,filesink-jsonl,lake-parquet,filesink-parquet"
-            + " queues=orders,refunds broker=own-jvm wide=true lag-rate=2000 lag-seconds=60 (lag-seconds=0 skips the lag run)"
+            + " run-timeout-s=300 push-threads=4 peers=ceiling,lake-jsonl,filesink-jsonl-zstd,lake-parquet,filesink-parquet"
+            + " queues=orders,refunds wide=true lag-rate=2000 lag-seconds=60 (lag-seconds=0 skips the lag run)"
             + " rounds=4 warmup-rounds=1";
 
     private static final Set<String> NAMES = Set.of("dir", "records", "partitions", "warmup-records", "wide-records", "wide-partitions",
-            "window-ms", "checkpoint-ms", "parallelism", "run-timeout-s", "push-threads", "peers", "queues", "broker", "wide", "lag-rate",
+            "window-ms", "checkpoint-ms", "parallelism", "run-timeout-s", "push-threads", "peers", "queues", "wide", "lag-rate",
             "lag-seconds", "rounds", "warmup-rounds");
 
     static BenchOptions parse(String[] args) {
@@ -52,7 +50,7 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
             given.put(name, arg.substring(eq + 1));
         }
         List<Peer> peers = new ArrayList<>();
-        for (String id : given.getOrDefault("peers", "ceiling,lake-jsonl,filesink-jsonl,lake-parquet,filesink-parquet").split(",")) {
+        for (String id : given.getOrDefault("peers", "ceiling,lake-jsonl,filesink-jsonl-zstd,lake-parquet,filesink-parquet").split(",")) {
             peers.add(java.util.Arrays.stream(Peer.values()).filter(p -> p.id.equals(id.trim())).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("peer '" + id + "' is unknown: " + USAGE)));
         }
@@ -70,7 +68,6 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
                 number(given, "push-threads", 4),
                 List.copyOf(peers),
                 List.of(given.getOrDefault("queues", "orders,refunds").split(",")),
-                brokerOwnJvm(given.getOrDefault("broker", "own-jvm")),
                 Boolean.parseBoolean(given.getOrDefault("wide", "true")),
                 number(given, "lag-rate", 2_000),
                 number(given, "lag-seconds", 60),
@@ -79,10 +76,6 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
                 Long.toString(System.currentTimeMillis() / 1000 % 100_000_000, 36).toLowerCase(Locale.ROOT));
         if (options.rounds() < 1) {
             throw new IllegalArgumentException("rounds=0 runs nothing: give 1 or more.");
-        }
-        if (options.peers().contains(Peer.LAKE_JSONL_CHAINED) && options.parallelism() != 1) {
-            throw new IllegalArgumentException("peer lake-jsonl-chained keys the source's own stream by queue, which holds"
-                    + " only when one subtask owns every key group: give parallelism=1.");
         }
         // A corpus is named by its size: two of one size would share queues, buckets and commit pointers.
         if (options.warmupRecords() == options.records()) {
@@ -93,14 +86,6 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
             throw new IllegalArgumentException("the wide corpus (wide-records, wide-partitions) must differ from the main one");
         }
         return options;
-    }
-
-    private static boolean brokerOwnJvm(String value) {
-        return switch (value) {
-            case "own-jvm" -> true;
-            case "same-jvm" -> false;
-            default -> throw new IllegalArgumentException("broker=" + value + " is neither own-jvm nor same-jvm: " + USAGE);
-        };
     }
 
     private static int number(Map<String, String> given, String name, int fallback) {

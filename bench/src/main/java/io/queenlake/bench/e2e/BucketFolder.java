@@ -16,8 +16,8 @@ import org.apache.parquet.io.LocalInputFile;
 
 /**
  * The folder the embedded S3 server keeps one bucket in, read as the objects it holds: how many and
- * how large, and how many records the finished FileSink part files hold (JSON lines counted, through
- * zstd for {@code .zst} parts; Parquet footers read). A file is counted again only when its size
+ * how large, and how many records the finished FileSink part files hold (JSON lines counted through
+ * zstd, Parquet footers read). A file is counted again only when its size
  * changed since the last look, so polling a growing bucket reads each finished object about once.
  */
 final class BucketFolder {
@@ -93,9 +93,7 @@ final class BucketFolder {
     private static long lines(Path f) throws IOException {
         long lines = 0;
         byte[] buf = new byte[1 << 16];
-        try (InputStream in = f.getFileName().toString().endsWith(".zst")
-                ? new ZstdInputStreamNoFinalizer(Files.newInputStream(f))
-                : Files.newInputStream(f)) {
+        try (InputStream in = new ZstdInputStreamNoFinalizer(Files.newInputStream(f))) {
             for (int n; (n = in.read(buf)) > 0; ) {
                 for (int i = 0; i < n; i++) {
                     if (buf[i] == '\n') {

@@ -26,8 +26,8 @@ import org.apache.flink.core.plugin.DirectoryBasedPluginFinder;
 
 /**
  * Issue 7's end-to-end benchmark, in one invocation so the ratios compare like with like on a
- * noisy machine: the dev broker (its data dir keeps the seeded corpora between invocations) and
- * the embedded S3 server in this JVM; per corpus, each {@link Peer} on its own MiniCluster and
+ * noisy machine: the dev broker in a JVM of its own (its data dir keeps the seeded corpora between
+ * invocations) and the embedded S3 server in this one; per corpus, each {@link Peer} on its own MiniCluster and
  * fresh bucket from {@code start=earliest} until the corpus is committed; then the lag run. Prints
  * one table per corpus and the ratios the issue's targets are stated in. Arguments: {@link BenchOptions#USAGE}.
  */
@@ -60,7 +60,7 @@ public final class EndToEndBench {
         // Every invocation starts on empty buckets and without checkpoints; the broker's corpora are kept.
         deleteTree(s3Dir);
         deleteTree(options.dir().resolve("checkpoints"));
-        try (BrokerProcess broker = BrokerProcess.start(options.dir().resolve("broker"), options.brokerOwnJvm());
+        try (BrokerProcess broker = BrokerProcess.start(options.dir().resolve("broker"));
                 EmbeddedS3 s3 = EmbeddedS3.start(EmbeddedS3Options.builder().dir(s3Dir).bucket("e2e").build())) {
             Stack stack = new Stack(broker, HttpQueenClient.builder().baseUrl(broker.url().toString())
                     .requestTimeout(Duration.ofSeconds(60)).build(), s3);

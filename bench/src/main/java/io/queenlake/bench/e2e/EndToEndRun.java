@@ -5,27 +5,21 @@ import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;
-import io.queenlake.job.pipeline.LakePipeline;
 import io.queenlake.job.serde.QueueRecordTypeInfo;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
-import io.queenlake.job.window.ClosedWindowTypeInfo;
-import io.queenlake.job.window.LakeWindowOperator;
 import io.queenlake.source.QueenSource;
 import io.queenlake.source.QueueRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.DataStreamUtils;
-import org.apache.flink.streaming.api.datastream.KeyedStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
@@ -133,33 +127,14 @@ final class EndToEndRun {
     }
 
     private static boolean isData(String name) {
-        return name.endsWith(".jsonl.zst") || name.endsWith(".parquet") || name.endsWith(".jsonl");
+        return name.endsWith(".jsonl.zst") || name.endsWith(".parquet");
     }
 
     private LakeSettings settings(Peer peer, String bucket) {
-        if (peer == Peer.LAKE_JSONL_PLAIN) {
-            return stack.settings(corpus.queues(), bucket, options.windowMs(), "jsonl", "--compression", "none");
-        }
         return stack.settings(corpus.queues(), bucket, options.windowMs(), peer == Peer.LAKE_PARQUET ? "parquet" : "jsonl");
     }
 
     private void build(StreamExecutionEnvironment env, Peer peer, LakeSettings settings) {
-        if (peer == Peer.LAKE_JSONL_UNALIGNED || peer == Peer.LAKE_JSONL_CHAINED) {
-            // LakePipeline's graph, wired here only to swap the watermark strategy or the exchange.
-            QueenSource source = settings.source();
-            DataStream<QueueRecord> records = env.fromSource(source, peer == Peer.LAKE_JSONL_UNALIGNED
-                            ? new UnalignedWatermarks<>(source.watermarkStrategy()) : source.watermarkStrategy(),
-                            "Queen source", QueueRecordTypeInfo.INSTANCE)
-                    .uid(LakePipeline.SOURCE_UID);
-            KeyedStream<QueueRecord, String> byQueue = peer == Peer.LAKE_JSONL_CHAINED
-                    ? DataStreamUtils.reinterpretAsKeyedStream(records, QueueRecord::queue, Types.STRING)
-                    : records.keyBy(QueueRecord::queue, Types.STRING);
-            byQueue.transform("Broker-clock windows", ClosedWindowTypeInfo.INSTANCE,
-                            new LakeWindowOperator(settings.windowSettings()))
-                    .uid(LakePipeline.WINDOWS_UID)
-                    .sinkTo(settings.lakeSink()).uid(LakePipeline.SINK_UID).name("Lake sink");
-            return;
-        }
         if (peer.lake()) {
             LakeJob.build(env, settings);
             return;
@@ -174,17 +149,13 @@ final class EndToEndRun {
         }
         org.apache.flink.core.fs.Path base = new org.apache.flink.core.fs.Path(settings.lakeRoot() + "/filesink");
         OutputFileConfig names = OutputFileConfig.builder().withPartPrefix("part").withPartSuffix(peer.partSuffix()).build();
-        FileSink<QueueRecord> sink = peer == Peer.FILESINK_JSONL
-                ? FileSink.forRowFormat(base, new JsonLineEncoder())
-                        .withBucketAssigner(new QueueBucketAssigner())
-                        .withRollingPolicy(OnCheckpointRollingPolicy.build())
-                        .withOutputFileConfig(names)
-                        .build()
-                : FileSink.forBulkFormat(base, peer == Peer.FILESINK_JSONL_ZSTD ? new ZstdJsonLineWriters() : new RowDataParquetWriters())
-                        .withBucketAssigner(new QueueBucketAssigner())
-                        .withRollingPolicy(OnCheckpointRollingPolicy.build())
-                        .withOutputFileConfig(names)
-                        .build();
+        BulkWriter.Factory<QueueRecord> format = peer == Peer.FILESINK_PARQUET
+                ? new RowDataParquetWriters() : new ZstdJsonLineWriters();
+        FileSink<QueueRecord> sink = FileSink.forBulkFormat(base, format)
+                .withBucketAssigner(new QueueBucketAssigner())
+                .withRollingPolicy(OnCheckpointRollingPolicy.build())
+                .withOutputFileConfig(names)
+                .build();
         records.sinkTo(sink).name("FileSink").uid("file-sink");
     }
 

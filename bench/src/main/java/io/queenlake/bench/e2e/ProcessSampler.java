@@ -11,10 +11,9 @@ import java.util.function.LongSupplier;
  * What one run costs this JVM: process CPU time between start and stop, the peak of used heap and
  * the peak of heap still live after a collection (the sum of the heap pools' collection usage: what
  * the run really holds, where used heap also counts garbage not collected yet), sampled every
- * {@value #SAMPLE_MS} ms by a daemon thread. The CPU time includes the dev broker's, in its own
- * JVM or this one, and the S3 server's (this JVM): serving the fetches and storing the objects, the
- * same work for every run. The heap figures are this JVM's: with the broker in its own JVM, the
- * pipelines' and the S3 server's alone.
+ * {@value #SAMPLE_MS} ms by a daemon thread. The CPU time includes the dev broker's JVM's and the
+ * S3 server's (this JVM): serving the fetches and storing the objects, the same work for every run.
+ * The heap figures are this JVM's: the pipelines' and the S3 server's.
  */
 final class ProcessSampler implements AutoCloseable {
 
@@ -48,7 +47,7 @@ final class ProcessSampler implements AutoCloseable {
         sampler.start();
     }
 
-    /** {@code brokerCpu}: the broker's CPU time outside this JVM so far. */
+    /** {@code brokerCpu}: the broker's JVM's CPU time so far. */
     static ProcessSampler start(LongSupplier brokerCpu) {
         return new ProcessSampler(brokerCpu);
     }

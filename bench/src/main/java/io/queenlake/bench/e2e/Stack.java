@@ -31,10 +31,9 @@ record Stack(BrokerProcess broker, QueenClient client, EmbeddedS3 s3) {
 
     /**
      * The job's settings for a run into {@code bucket}: defaults except {@code start=earliest}, the
-     * window size, the format and any {@code more} arguments; the bucket's name is the sink's name too, so
-     * runs never share pointers.
+     * window size and the format; the bucket's name is the sink's name too, so runs never share pointers.
      */
-    LakeSettings settings(List<String> queues, String bucket, long windowMs, String format, String... more) {
+    LakeSettings settings(List<String> queues, String bucket, long windowMs, String format) {
         List<String> args = lakeArgs(bucket);
         args.addAll(List.of(
                 "--queues", String.join(",", queues),
@@ -43,7 +42,6 @@ record Stack(BrokerProcess broker, QueenClient client, EmbeddedS3 s3) {
                 "--sink", bucket,
                 "--instance", "e2e-" + bucket,
                 "--format", format));
-        args.addAll(List.of(more));
         return SettingsLoader.load(Map.of(), args.toArray(String[]::new), new Configuration());
     }
 
