@@ -23,7 +23,6 @@ import java.util.Set;
  */
 final class StatusCommand implements Subcommand {
 
-    private static final String DEFAULT_SINK = "default";
 
     private final Map<String, String> env;
     private final PrintStream out;
@@ -51,7 +50,7 @@ final class StatusCommand implements Subcommand {
         BrokerConnection broker = BrokerConnection.from(a, env);
         String url = broker.url();
         String tenant = broker.tenant();
-        String sink = a.get("sink", env.getOrDefault(Setting.SINK.envName(), DEFAULT_SINK));
+        String sink = a.get("sink", env.getOrDefault(Setting.SINK.envName(), Setting.SINK.defaultValue()));
         QueenClient client = broker.client("status");
         CommitPointers pointers = new CommitPointers(client, sink);
         try {
