@@ -26,6 +26,7 @@ final class Demo implements AutoCloseable {
 
     static final List<String> QUEUES = List.of("orders", "payments");
     static final String BUCKET = "lake";
+    static final String DEFAULT_DIR = ".queen-lake/demo";
     private static final String ACCESS_KEY = "queen-lake-demo";
     private static final String SECRET_KEY = "queen-lake-demo-secret";
 
