@@ -6,13 +6,13 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code ./queen-lake demo [--web-port P]}: starts {@link Demo} and runs until Ctrl-C, then stops
- * every part cleanly.
+ * every part cleanly. The console shows the demo's own lines; the job's log is in a file.
  */
 final class DemoCommand implements Subcommand {
 
     private static final List<CliOption> OPTIONS = List.of(
             RunCommand.WEB_PORT,
-            CliOption.option("dir", "DIR", "the demo's folder: the broker's data and the bucket")
+            CliOption.option("dir", "DIR", "the demo's folder: the broker's data, the bucket, the job's log")
                     .byDefault(Demo.DEFAULT_DIR),
             CliOption.option("broker-port", "P", "the dev broker's port; 0 picks a free one").byDefault(6632),
             CliOption.option("window-ms", "MS", "the window size in ms").byDefault(5_000));
@@ -20,7 +20,9 @@ final class DemoCommand implements Subcommand {
     private static final Help HELP = new Help(
             "the one-command tour: a dev broker, an embedded S3 server, the job with its web UI, sample orders,"
                     + " a line per commit",
-            OPTIONS, "", List.of("A second demo in the same DIR continues the first one's lake. Ctrl-C stops it."));
+            OPTIONS, "", List.of("the console shows where to look and a line per committed window; the job's log"
+                    + " (Flink, the source, the sink) goes to DIR/" + Demo.LOG_FILE + ". A second demo in the same DIR"
+                    + " continues the first one's lake. Ctrl-C stops it."));
 
     @Override
     public Help help() {
