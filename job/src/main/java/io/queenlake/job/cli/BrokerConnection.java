@@ -4,8 +4,8 @@ import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.job.config.Setting;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * How the broker commands (push, status) reach the broker: {@code --queen-url}, {@code --queen-token},
@@ -15,13 +15,23 @@ import java.util.Set;
  */
 record BrokerConnection(String url, String token, String tenant) {
 
-    static final Set<String> OPTIONS = Set.of("queen-url", "queen-token", "queen-tenant", "url", "token", "tenant");
+    static final List<CliOption> OPTIONS = List.of(
+            option(Setting.QUEEN_URL, "U", "the broker").alias("url"),
+            option(Setting.QUEEN_TOKEN, "T", "its bearer token").alias("token"),
+            option(Setting.QUEEN_TENANT, "UUID", "its tenant").alias("tenant"));
 
     static BrokerConnection from(CommandArgs a, Map<String, String> env) {
         return new BrokerConnection(
-                pick(a, env, "queen-url", "url", Setting.QUEEN_URL),
-                pick(a, env, "queen-token", "token", Setting.QUEEN_TOKEN),
-                pick(a, env, "queen-tenant", "tenant", Setting.QUEEN_TENANT));
+                pick(a, env, Setting.QUEEN_URL),
+                pick(a, env, Setting.QUEEN_TOKEN),
+                pick(a, env, Setting.QUEEN_TENANT));
+    }
+
+    /** The option of a broker setting, named as the job's argument; its fallback the variable, then the default. */
+    private static CliOption option(Setting setting, String value, String help) {
+        String fallback = "else " + setting.envName()
+                + (setting.defaultValue() == null ? "" : ", else " + setting.defaultValue());
+        return CliOption.option(setting.argName(), value, help + " (" + fallback + ")");
     }
 
     QueenClient client(String command) {
@@ -37,8 +47,8 @@ record BrokerConnection(String url, String token, String tenant) {
         }
     }
 
-    private static String pick(CommandArgs a, Map<String, String> env, String name, String shortName, Setting setting) {
-        String value = a.get(name, a.get(shortName, env.get(setting.envName())));
+    private static String pick(CommandArgs a, Map<String, String> env, Setting setting) {
+        String value = a.get(setting.argName(), env.get(setting.envName()));
         return value == null || value.isBlank() ? setting.defaultValue() : value;
     }
 }

@@ -1,36 +1,36 @@
 package io.queenlake.job.cli;
 
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * The {@code --key value} and {@code --flag} arguments of one subcommand. Every option a command
- * does not know is refused by name, so a misspelt option never silently falls back to a default.
+ * The {@code --key value} and {@code --flag} arguments of one subcommand, read against the
+ * {@link CliOption}s it declares. Every option a command does not know, and every argument that is
+ * not an option, is refused by name, so a misspelt option never silently falls back to a default.
  */
 final class CommandArgs {
 
     private final String command;
-    private final Map<String, String> values = new LinkedHashMap<>();
-    private final List<String> positional = new ArrayList<>();
+    private final Map<String, CliOption> options = new LinkedHashMap<>();
+    private final Map<String, String> values = new HashMap<>();
 
-    private CommandArgs(String command) {
+    private CommandArgs(String command, List<CliOption> declared) {
         this.command = command;
+        for (CliOption option : declared) {
+            options.put(option.name(), option);
+        }
     }
 
-    /**
-     * @param known option names the command accepts (without dashes)
-     * @param flags the subset of {@code known} that takes no value
-     */
-    static CommandArgs parse(String command, String[] args, Set<String> known, Set<String> flags) {
-        CommandArgs parsed = new CommandArgs(command);
+    static CommandArgs parse(String command, String[] args, List<CliOption> declared) {
+        CommandArgs parsed = new CommandArgs(command, declared);
+        Map<String, CliOption> byName = byName(declared);
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (!arg.startsWith("--")) {
-                parsed.positional.add(arg);
-                continue;
+                throw new UsageException(command + ": unexpected argument '" + arg + "': options start with --"
+                        + "; queen-lake " + command + " --help lists them");
             }
             String name = arg.substring(2);
             String value = null;
@@ -39,30 +39,57 @@ final class CommandArgs {
                 value = name.substring(eq + 1);
                 name = name.substring(0, eq);
             }
-            if (!known.contains(name)) {
-                throw new UsageException(command + ": unknown option --" + name + " (known: --" + String.join(", --", known) + ")");
+            CliOption option = byName.get(name);
+            if (option == null) {
+                throw new UsageException(command + ": unknown option --" + name + " (known: --"
+                        + String.join(", --", parsed.options.keySet()) + "; queen-lake " + command
+                        + " --help says what each does)");
             }
-            if (flags.contains(name)) {
-                parsed.values.put(name, value == null ? "true" : value);
+            if (option.isFlag()) {
+                parsed.values.put(option.name(), value == null ? "true" : value);
                 continue;
             }
             if (value == null) {
                 if (i + 1 >= args.length) {
-                    throw new UsageException(command + ": option --" + name + " needs a value");
+                    throw new UsageException(command + ": option --" + name + " needs a value (" + option.value() + ")");
                 }
                 value = args[++i];
             }
-            parsed.values.put(name, value);
+            parsed.values.put(option.name(), value);
         }
         return parsed;
     }
 
+    /** Every name an option is known by (its aliases too), to the option. */
+    static Map<String, CliOption> byName(List<CliOption> declared) {
+        Map<String, CliOption> byName = new HashMap<>();
+        for (CliOption option : declared) {
+            byName.put(option.name(), option);
+            option.aliases().forEach(alias -> byName.put(alias, option));
+        }
+        return byName;
+    }
+
+    /** The value given (under the option's name or an alias), else the option's default, else null. */
+    String get(String name) {
+        String value = values.get(name);
+        return value != null ? value : declared(name).defaultValue();
+    }
+
+    /** The value given, else {@code fallback} (for a default that is not the option's own, e.g. a variable). */
     String get(String name, String fallback) {
+        declared(name);
         return values.getOrDefault(name, fallback);
     }
 
+    /** Whether the command line gives the option (its default does not count). */
+    boolean given(String name) {
+        declared(name);
+        return values.containsKey(name);
+    }
+
     String required(String name) {
-        String value = values.get(name);
+        String value = get(name);
         if (value == null || value.isBlank()) {
             throw new UsageException(command + ": --" + name + " is required");
         }
@@ -70,29 +97,18 @@ final class CommandArgs {
     }
 
     boolean flag(String name) {
-        return Boolean.parseBoolean(values.getOrDefault(name, "false"));
+        return Boolean.parseBoolean(get(name, "false"));
     }
 
-    int intValue(String name, int fallback, int min, int max) {
-        String text = values.get(name);
-        if (text == null) {
-            return fallback;
-        }
-        try {
-            int value = Integer.parseInt(text.trim());
-            if (value < min || value > max) {
-                throw new UsageException(command + ": --" + name + "=" + text + " is out of range: allowed " + min + ".." + max);
-            }
-            return value;
-        } catch (NumberFormatException e) {
-            throw new UsageException(command + ": --" + name + "=" + text + " is not a whole number");
-        }
+    int intValue(String name, int min, int max) {
+        return Math.toIntExact(longValue(name, min, max));
     }
 
-    long longValue(String name, long fallback, long min, long max) {
-        String text = values.get(name);
+    /** The option's value (or its default, which it must have) as a whole number within {@code min..max}. */
+    long longValue(String name, long min, long max) {
+        String text = get(name);
         if (text == null) {
-            return fallback;
+            throw new IllegalStateException("--" + name + " of " + command + " has no default");
         }
         try {
             long value = Long.parseLong(text.trim());
@@ -105,7 +121,11 @@ final class CommandArgs {
         }
     }
 
-    List<String> positional() {
-        return positional;
+    private CliOption declared(String name) {
+        CliOption option = options.get(name);
+        if (option == null) {
+            throw new IllegalArgumentException(command + " declares no option --" + name);
+        }
+        return option;
     }
 }

@@ -19,13 +19,18 @@ import org.apache.flink.configuration.Configuration;
  * The one-command tour: the dev broker (its log and KV kept in {@code <dir>/broker}), the embedded
  * S3 server with the bucket {@value #BUCKET} in the folder {@code <dir>/s3/lake}, the job on a
  * local MiniCluster with the web UI, a steady trickle of sample orders into two queues, and a line
- * each time a window commits. Everything lives in one folder, so a second demo continues the first
- * one's lake from its commit pointers. {@link #close()} stops the parts in reverse order.
+ * each time a window commits. Its own lines (where to look, the commits) are all the console
+ * shows: the log of the job and the dev stack goes to {@code <dir>/}{@value #LOG_FILE}, named in
+ * its first line, so a commit is not told twice. Everything lives in one folder, so a second demo
+ * continues the first one's lake from its commit pointers. {@link #close()} stops the parts in
+ * reverse order, the log's redirection last.
  */
 final class Demo implements AutoCloseable {
 
     static final List<String> QUEUES = List.of("orders", "payments");
     static final String BUCKET = "lake";
+    static final String DEFAULT_DIR = ".queen-lake/demo";
+    static final String LOG_FILE = "job.log";
     private static final String ACCESS_KEY = "queen-lake-demo";
     private static final String SECRET_KEY = "queen-lake-demo-secret";
 
@@ -61,6 +66,10 @@ final class Demo implements AutoCloseable {
 
     private void startParts(Options options, Consumer<String> out) throws Exception {
         Path dir = options.dir().toAbsolutePath();
+        JobLog log = JobLog.toFile(dir.resolve(LOG_FILE));
+        parts.add(log);
+        out.accept("queen-lake demo: starting in " + dir + "; the log of the job (Flink, the source, the sink) goes to "
+                + log.path());
         broker = DevBroker.start(DevBrokerOptions.builder().host("127.0.0.1").port(options.brokerPort())
                 .dataDir(dir.resolve("broker")).build());
         parts.add(broker);

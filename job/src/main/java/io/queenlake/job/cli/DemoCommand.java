@@ -1,29 +1,42 @@
 package io.queenlake.job.cli;
 
 import java.nio.file.Path;
-import java.util.Set;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code ./queen-lake demo [--web-port P]}: starts {@link Demo} and runs until Ctrl-C, then stops
- * every part cleanly.
+ * every part cleanly. The console shows the demo's own lines; the job's log is in a file.
  */
 final class DemoCommand implements Subcommand {
 
+    private static final List<CliOption> OPTIONS = List.of(
+            RunCommand.WEB_PORT,
+            CliOption.option("dir", "DIR", "the demo's folder: the broker's data, the bucket, the job's log")
+                    .byDefault(Demo.DEFAULT_DIR),
+            CliOption.option("broker-port", "P", "the dev broker's port; 0 picks a free one").byDefault(6632),
+            CliOption.option("window-ms", "MS", "the window size in ms").byDefault(5_000));
+
+    private static final Help HELP = new Help(
+            "the one-command tour: a dev broker, an embedded S3 server, the job with its web UI, sample orders,"
+                    + " a line per commit",
+            OPTIONS, "", List.of("the console shows where to look and a line per committed window; the job's log"
+                    + " (Flink, the source, the sink) goes to DIR/" + Demo.LOG_FILE + ". A second demo in the same DIR"
+                    + " continues the first one's lake. Ctrl-C stops it."));
+
     @Override
-    public String summary() {
-        return "the one-command tour (dev broker, embedded S3, the job with its web UI, sample orders):"
-                + " [--web-port 8081] [--dir ./.queen-lake/demo] [--broker-port 6632] [--window-ms 5000]";
+    public Help help() {
+        return HELP;
     }
 
     @Override
     public int run(String[] args) throws Exception {
-        CommandArgs a = CommandArgs.parse("demo", args, Set.of("web-port", "dir", "broker-port", "window-ms"), Set.of());
+        CommandArgs a = CommandArgs.parse("demo", args, OPTIONS);
         Demo.Options options = new Demo.Options(
-                Path.of(a.get("dir", ".queen-lake/demo")),
-                a.intValue("web-port", RunCommand.DEFAULT_WEB_PORT, 0, 65535),
-                a.intValue("broker-port", 6632, 0, 65535),
-                a.longValue("window-ms", 5_000, 100, 3_600_000));
+                Path.of(a.get("dir")),
+                a.intValue("web-port", 0, 65535),
+                a.intValue("broker-port", 0, 65535),
+                a.longValue("window-ms", 100, 3_600_000));
         Demo demo = Demo.start(options, System.out::println);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

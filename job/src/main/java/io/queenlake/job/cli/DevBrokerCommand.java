@@ -3,27 +3,36 @@ package io.queenlake.job.cli;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import java.nio.file.Path;
-import java.util.Set;
+import java.util.List;
 
 /** {@code ./queen-lake dev-broker}: the Queen-wire-compatible dev broker alone, until stopped. */
 final class DevBrokerCommand implements Subcommand {
 
+    private static final List<CliOption> OPTIONS = List.of(
+            CliOption.option("port", "P", "the port; 0 picks a free one").byDefault(6632),
+            CliOption.option("host", "H", "the address it listens on").byDefault("127.0.0.1"),
+            CliOption.option("data-dir", "DIR", "keep the log and the KV store in DIR; without it they live in memory"),
+            CliOption.option("token", "T", "require this bearer token"));
+
+    private static final Help HELP = new Help(
+            "run the dev broker (Queen's wire protocol, for local runs and tests) alone, until Ctrl-C", OPTIONS);
+
     @Override
-    public String summary() {
-        return "run the dev broker: --port 6632 [--host 127.0.0.1] [--data-dir DIR] [--token T]";
+    public Help help() {
+        return HELP;
     }
 
     @Override
     public int run(String[] args) throws Exception {
-        CommandArgs a = CommandArgs.parse("dev-broker", args, Set.of("port", "host", "data-dir", "token"), Set.of());
+        CommandArgs a = CommandArgs.parse("dev-broker", args, OPTIONS);
         DevBrokerOptions.Builder options = DevBrokerOptions.builder()
-                .host(a.get("host", "127.0.0.1"))
-                .port(a.intValue("port", 6632, 0, 65535));
-        String dataDir = a.get("data-dir", null);
+                .host(a.get("host"))
+                .port(a.intValue("port", 0, 65535));
+        String dataDir = a.get("data-dir");
         if (dataDir != null) {
             options.dataDir(Path.of(dataDir));
         }
-        String token = a.get("token", null);
+        String token = a.get("token");
         if (token != null) {
             options.token(token);
         }

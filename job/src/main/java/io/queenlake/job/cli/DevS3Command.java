@@ -3,22 +3,31 @@ package io.queenlake.job.cli;
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
 import java.nio.file.Path;
-import java.util.Set;
+import java.util.List;
 
 /** {@code ./queen-lake dev-s3}: the embedded S3 server alone, until stopped. */
 final class DevS3Command implements Subcommand {
 
+    private static final List<CliOption> OPTIONS = List.of(
+            CliOption.option("port", "P", "the port; 0 picks a free one").byDefault(9000),
+            CliOption.required("dir", "DIR", "the folder the buckets live in"),
+            CliOption.required("access-key", "K", "the access key id clients sign with"),
+            CliOption.required("secret-key", "S", "its secret"),
+            CliOption.required("bucket", "B", "the bucket to create (a folder of DIR)"));
+
+    private static final Help HELP = new Help(
+            "run the embedded S3 server (path-style, SigV4, its buckets in a local folder) alone, until Ctrl-C", OPTIONS);
+
     @Override
-    public String summary() {
-        return "run the embedded S3 server: --port 9000 --dir DIR --access-key K --secret-key S --bucket B";
+    public Help help() {
+        return HELP;
     }
 
     @Override
     public int run(String[] args) throws Exception {
-        CommandArgs a = CommandArgs.parse(
-                "dev-s3", args, Set.of("port", "dir", "access-key", "secret-key", "bucket"), Set.of());
+        CommandArgs a = CommandArgs.parse("dev-s3", args, OPTIONS);
         EmbeddedS3 s3 = EmbeddedS3.start(EmbeddedS3Options.builder()
-                .port(a.intValue("port", 9000, 0, 65535))
+                .port(a.intValue("port", 0, 65535))
                 .dir(Path.of(a.required("dir")))
                 .accessKey(a.required("access-key"))
                 .secretKey(a.required("secret-key"))

@@ -5,7 +5,6 @@ import io.queenlake.job.config.SettingsLoader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
@@ -25,25 +24,24 @@ final class JobSettingsArgs {
         this.jobArgs = jobArgs;
     }
 
-    /**
-     * @param ownOptions the command's option names (without dashes)
-     * @param ownFlags the subset of {@code ownOptions} that take no value
-     */
-    static JobSettingsArgs split(String command, String[] args, Set<String> ownOptions, Set<String> ownFlags) {
+    /** @param ownOptions the command's own options; every other {@code --name value} is a job setting */
+    static JobSettingsArgs split(String command, String[] args, List<CliOption> ownOptions) {
+        Map<String, CliOption> own = CommandArgs.byName(ownOptions);
         List<String> mine = new ArrayList<>();
         List<String> job = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg.startsWith("--") ? arg.substring(2).split("=", 2)[0] : null;
             boolean inline = arg.contains("=");
-            List<String> to = name != null && ownOptions.contains(name) ? mine : job;
+            CliOption option = name == null ? null : own.get(name);
+            List<String> to = option != null ? mine : job;
             to.add(arg);
-            boolean takesValue = name != null && !inline && !(to == mine && ownFlags.contains(name));
+            boolean takesValue = name != null && !inline && !(option != null && option.isFlag());
             if (takesValue && i + 1 < args.length) {
                 to.add(args[++i]);
             }
         }
-        return new JobSettingsArgs(CommandArgs.parse(command, mine.toArray(String[]::new), ownOptions, ownFlags), job);
+        return new JobSettingsArgs(CommandArgs.parse(command, mine.toArray(String[]::new), ownOptions), job);
     }
 
     CommandArgs own() {

@@ -1,13 +1,17 @@
 package io.queenlake.job.cli;
 
 import io.queenlake.job.config.SettingsException;
+import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The {@code ./queen-lake} launcher's entry point: one class per subcommand. Exit codes: 0 done,
- * 1 failed, 2 bad command line.
+ * The {@code ./queen-lake} launcher's entry point: one class per subcommand. {@code help},
+ * {@code --help} and {@code -h} list the commands; {@code <command> --help} (or {@code -h}, or
+ * {@code help <command>}) prints that command's usage, before its arguments are read. Usage goes
+ * to stdout, errors to stderr. Exit codes: 0 done, 1 failed, 2 bad command line.
  */
 public final class Main {
 
@@ -30,33 +34,51 @@ public final class Main {
     }
 
     static int run(String[] args) {
-        if (args.length == 0 || args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h")) {
-            printUsage();
-            return args.length == 0 ? 2 : 0;
-        }
-        Subcommand command = COMMANDS.get(args[0]);
-        if (command == null) {
-            System.err.println("queen-lake: unknown command '" + args[0] + "'; commands: " + String.join(", ", COMMANDS.keySet()));
+        return run(args, System.out, System.err);
+    }
+
+    /** Runs one command line; the launcher's own texts (usage, refusals) go to {@code out} and {@code err}. */
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length == 0) {
+            err.print(Usage.commands(COMMANDS));
             return 2;
+        }
+        String name = args[0];
+        String[] rest = Arrays.copyOfRange(args, 1, args.length);
+        if (name.equals("help") || name.equals("--help") || name.equals("-h")) {
+            if (rest.length == 0) {
+                out.print(Usage.commands(COMMANDS));
+                return 0;
+            }
+            name = rest[0];
+            rest = new String[] {"--help"};
+        }
+        Subcommand command = COMMANDS.get(name);
+        if (command == null) {
+            err.println("queen-lake: unknown command '" + name + "'; commands: " + String.join(", ", COMMANDS.keySet())
+                    + " (queen-lake help says what each does)");
+            return 2;
+        }
+        if (Usage.asked(rest)) {
+            out.print(Usage.of(name, command));
+            return 0;
         }
         try {
-            return command.run(Arrays.copyOfRange(args, 1, args.length));
+            return command.run(rest);
         } catch (UsageException e) {
-            System.err.println("queen-lake " + e.getMessage());
+            err.println("queen-lake " + e.getMessage());
             return 2;
         } catch (SettingsException e) {
-            System.err.println("queen-lake " + args[0] + ": " + e.getMessage());
+            err.println("queen-lake " + name + ": " + e.getMessage() + " (queen-lake run --help lists every setting)");
             return 2;
         } catch (Exception e) {
-            System.err.println("queen-lake " + args[0] + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            err.println("queen-lake " + name + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()));
             return 1;
         }
     }
 
-    private static void printUsage() {
-        System.out.println("usage: queen-lake <command> [options]");
-        for (Map.Entry<String, Subcommand> e : COMMANDS.entrySet()) {
-            System.out.printf("  %-11s %s%n", e.getKey(), e.getValue().summary());
-        }
+    /** The commands by name, in the order {@code help} lists them. */
+    static Map<String, Subcommand> commands() {
+        return Collections.unmodifiableMap(COMMANDS);
     }
 }

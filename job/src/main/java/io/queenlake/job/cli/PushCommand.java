@@ -9,10 +9,9 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * {@code ./queen-lake push}: a producer. Generated orders ({@code --count}, spread over
@@ -23,19 +22,30 @@ final class PushCommand implements Subcommand {
 
     private static final int BATCH = 500;
 
+    private static final List<CliOption> OPTIONS = Stream.concat(Stream.of(
+            CliOption.required("queue", "Q", "the queue to push to"),
+            CliOption.option("partition", "P", "push every record to partition P (with --stdin: else Default)"),
+            CliOption.option("partitions", "N", "spread the generated orders over the partitions p-0 .. p-N-1").byDefault(1),
+            CliOption.option("count", "N", "how many orders to generate").byDefault(1000),
+            CliOption.option("payload-bytes", "B", "about how large each generated order is").byDefault(300),
+            CliOption.flag("stdin", "push one JSON value per line of stdin instead of generated orders"),
+            CliOption.option("run-id", "ID", "the transaction ids' prefix, else the time now: a push repeated with"
+                    + " the same ID is deduplicated by the broker")),
+            BrokerConnection.OPTIONS.stream()).toList();
+
+    private static final Help HELP = new Help(
+            "push generated orders, or one JSON value per stdin line, into a queue (each with a transaction id)", OPTIONS);
+
     @Override
-    public String summary() {
-        return "push records: --queue Q [--queen-url http://localhost:6632] [--queen-token T] [--queen-tenant UUID]"
-                + " [--partition P | --partitions N] [--count N] [--payload-bytes B] [--stdin]";
+    public Help help() {
+        return HELP;
     }
 
     @Override
     public int run(String[] args) throws Exception {
-        Set<String> options = new HashSet<>(BrokerConnection.OPTIONS);
-        options.addAll(Set.of("queue", "partition", "partitions", "count", "payload-bytes", "stdin", "run-id"));
-        CommandArgs a = CommandArgs.parse("push", args, options, Set.of("stdin"));
+        CommandArgs a = CommandArgs.parse("push", args, OPTIONS);
         String queue = a.required("queue");
-        if (a.get("partition", null) != null && a.get("partitions", null) != null) {
+        if (a.given("partition") && a.given("partitions")) {
             throw new UsageException("push: give --partition P (one partition) or --partitions N (spread), not both");
         }
         QueenClient queen = BrokerConnection.from(a, System.getenv()).client("push");
@@ -44,10 +54,10 @@ final class PushCommand implements Subcommand {
         if (a.flag("stdin")) {
             producer.pushLines(a.get("partition", "Default"));
         } else {
-            long count = a.longValue("count", 1000, 1, Long.MAX_VALUE);
-            int payloadBytes = a.intValue("payload-bytes", 300, 16, 8 * 1024 * 1024);
-            String fixed = a.get("partition", null);
-            int partitions = fixed != null ? 1 : a.intValue("partitions", 1, 1, 1_000_000);
+            long count = a.longValue("count", 1, Long.MAX_VALUE);
+            int payloadBytes = a.intValue("payload-bytes", 16, 8 * 1024 * 1024);
+            String fixed = a.get("partition");
+            int partitions = fixed != null ? 1 : a.intValue("partitions", 1, 1_000_000);
             producer.pushGenerated(count, payloadBytes, fixed, partitions);
         }
         producer.printProgress(true);

@@ -1,11 +1,12 @@
 package io.queenlake.job.cli;
 
 import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.config.Setting;
 import io.queenlake.job.config.StartProbe;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.jobmaster.JobResult;
@@ -23,18 +24,39 @@ final class RunCommand implements Subcommand {
     static final int DEFAULT_WEB_PORT = 8081;
     static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
 
+    /** The web UI's port, shared with {@code demo}. */
+    static final CliOption WEB_PORT = CliOption.option("web-port", "P",
+            "the port of the Flink web UI and REST API; 0 picks a free one").byDefault(DEFAULT_WEB_PORT);
+
+    private static final List<CliOption> OPTIONS = List.of(
+            WEB_PORT,
+            CliOption.option("state-dir", "DIR", "retain checkpoints in DIR and resume from the newest complete one;"
+                    + " without it a restart resumes from the KV commit pointers"),
+            CliOption.option("checkpoint-ms", "MS", "the checkpoint interval in ms").byDefault(CHECKPOINT_INTERVAL.toMillis()));
+
+    private static final Help HELP = new Help(
+            "run the job on a local MiniCluster in this JVM, with the Flink web UI, until Ctrl-C",
+            OPTIONS, " --queues Q --bucket B [--setting value ...]", List.of(
+                    Usage.settings("the job's settings, as for flink run: --name value or the QUEEN_* variable (the"
+                            + " argument wins); the common ones:", Setting.QUEUES, Setting.BUCKET, Setting.ENDPOINT,
+                            Setting.PATH_STYLE, Setting.ACCESS_KEY, Setting.SECRET_KEY, Setting.QUEEN_URL,
+                            Setting.QUEEN_TOKEN, Setting.START),
+                    Usage.everySetting("every setting, with its variable, its default and what it allows (README.md,"
+                            + " section Settings, has the same table):"),
+                    "the log: the settings in force and where to look go to stdout; the job's log (Flink, the source,"
+                            + " the sink) goes to stderr, our lines from INFO, the frameworks' from WARN."));
+
     @Override
-    public String summary() {
-        return "run the job on a local MiniCluster: [--web-port 8081] [--state-dir DIR] [--checkpoint-ms 10000]"
-                + " plus the job's settings (--queues, --bucket, --endpoint, --queen-url, ... or QUEEN_* variables)";
+    public Help help() {
+        return HELP;
     }
 
     @Override
     public int run(String[] args) throws Exception {
-        JobSettingsArgs parsed = JobSettingsArgs.split("run", args, Set.of("web-port", "state-dir", "checkpoint-ms"), Set.of());
-        int webPort = parsed.own().intValue("web-port", DEFAULT_WEB_PORT, 0, 65535);
-        String stateDir = parsed.own().get("state-dir", null);
-        long checkpointMs = parsed.own().longValue("checkpoint-ms", CHECKPOINT_INTERVAL.toMillis(), 100, 3_600_000);
+        JobSettingsArgs parsed = JobSettingsArgs.split("run", args, OPTIONS);
+        int webPort = parsed.own().intValue("web-port", 0, 65535);
+        String stateDir = parsed.own().get("state-dir");
+        long checkpointMs = parsed.own().longValue("checkpoint-ms", 100, 3_600_000);
         Map<String, String> env = System.getenv();
         LakeSettings settings = parsed.settings(env, new Configuration());
         System.out.println(settings.describe());

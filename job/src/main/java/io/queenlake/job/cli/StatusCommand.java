@@ -8,12 +8,11 @@ import io.queenlake.broker.kv.UnreadableDocumentException;
 import io.queenlake.job.config.Setting;
 import java.io.PrintStream;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * {@code ./queen-lake status}: per queue, the KV commit pointer (k, tEnd, records), the lease
@@ -22,7 +21,6 @@ import java.util.Set;
  * the broker, tenant and sink as for the job ({@code --queen-url} or {@code QUEEN_URL}, ...).
  */
 final class StatusCommand implements Subcommand {
-
 
     private final Map<String, String> env;
     private final PrintStream out;
@@ -36,17 +34,25 @@ final class StatusCommand implements Subcommand {
         this.out = out;
     }
 
+    private static final List<CliOption> OPTIONS = Stream.concat(Stream.of(
+            CliOption.option("queue", "Q[,Q2]", "the queues (else " + Setting.QUEUES.envName()
+                    + ", else every queue of the broker)"),
+            CliOption.option("sink", "S", "the sink whose pointers and leases to read (else " + Setting.SINK.envName()
+                    + ", else " + Setting.SINK.defaultValue() + ")")),
+            BrokerConnection.OPTIONS.stream()).toList();
+
+    private static final Help HELP = new Help(
+            "per queue: the commit pointer, the lease holder and the lag behind the broker's safeTime (from the broker"
+                    + " alone)", OPTIONS);
+
     @Override
-    public String summary() {
-        return "per queue: commit pointer, lease holder, lag: [--queue Q[,Q2]] [--sink S] [--queen-url U] [--queen-token T]"
-                + " [--queen-tenant UUID]";
+    public Help help() {
+        return HELP;
     }
 
     @Override
     public int run(String[] args) throws Exception {
-        Set<String> options = new HashSet<>(BrokerConnection.OPTIONS);
-        options.addAll(Set.of("queue", "sink"));
-        CommandArgs a = CommandArgs.parse("status", args, options, Set.of());
+        CommandArgs a = CommandArgs.parse("status", args, OPTIONS);
         BrokerConnection broker = BrokerConnection.from(a, env);
         String url = broker.url();
         String tenant = broker.tenant();

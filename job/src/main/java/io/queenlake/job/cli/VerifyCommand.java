@@ -6,6 +6,7 @@ import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.config.Setting;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
@@ -13,7 +14,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.flink.configuration.Configuration;
 
 /**
@@ -39,16 +39,29 @@ final class VerifyCommand implements Subcommand {
         this.out = out;
     }
 
+    private static final List<CliOption> OPTIONS = List.of(
+            CliOption.option("queue", "Q[,Q2]", "the queues to check, * for every queue of the broker (else --queues or "
+                    + Setting.QUEUES.envName() + ")"),
+            CliOption.option("sink", "S", "the sink whose pointers to check against (else "
+                    + Setting.SINK.envName() + ", else " + Setting.SINK.defaultValue() + ")"));
+
+    private static final Help HELP = new Help(
+            "check a lake: per queue its windows, records, bytes, lost ranges, orphans and problems; exit 1 on any problem",
+            OPTIONS, " [--setting value ...]", List.of(Usage.settings("the bucket and the broker come from the job's"
+                    + " settings, --name value or the QUEEN_* variable (queen-lake run --help lists every setting):",
+                    Setting.ENDPOINT, Setting.REGION, Setting.BUCKET, Setting.PATH_STYLE, Setting.ACCESS_KEY,
+                    Setting.SECRET_KEY, Setting.PREFIX, Setting.QUEEN_URL, Setting.QUEEN_TOKEN, Setting.QUEEN_TENANT)));
+
     @Override
-    public String summary() {
-        return "check a lake: --queue Q[,Q2] [--sink S] plus the job's bucket and broker settings (--bucket, --endpoint, ...)";
+    public Help help() {
+        return HELP;
     }
 
     @Override
     public int run(String[] args) throws Exception {
-        JobSettingsArgs parsed = JobSettingsArgs.split("verify", args, Set.of("queue", "sink"), Set.of());
-        String queue = parsed.own().get("queue", null);
-        String sink = parsed.own().get("sink", null);
+        JobSettingsArgs parsed = JobSettingsArgs.split("verify", args, OPTIONS);
+        String queue = parsed.own().get("queue");
+        String sink = parsed.own().get("sink");
         LakeSettings settings = parsed.settings(env, new Configuration(), extra(parsed, queue, sink));
         List<String> queues = settings.queues();
         QueenClient client = settings.lakeSink().config().newClient();
