@@ -1,8 +1,8 @@
 package io.queenlake.format.parquet;
 
+import io.queenlake.format.codec.Labels;
+import io.queenlake.format.codec.ObjectEncoder;
 import io.queenlake.format.model.LogRecord;
-import io.queenlake.format.window.ObjectEncoder;
-import io.queenlake.format.window.ObjectLabels;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -32,7 +32,7 @@ public final class ParquetObjectEncoder implements ObjectEncoder {
     }
 
     @Override
-    public void encode(List<LogRecord> records, ObjectLabels labels, OutputStream out) throws IOException {
+    public void encode(List<LogRecord> records, Labels labels, OutputStream out) throws IOException {
         new ParquetWindowWriter(settings).write(records, labels, out);
     }
 

@@ -1,5 +1,6 @@
 package io.queenlake.format.window;
 
+import io.queenlake.format.codec.ObjectEncoder;
 import io.queenlake.format.key.DataKey;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.manifest.Manifest;

@@ -1,5 +1,6 @@
 package io.queenlake.format.window;
 
+import io.queenlake.format.codec.ObjectEncoder;
 import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.jsonl.JsonlObjectEncoder;
 import io.queenlake.format.model.Align;

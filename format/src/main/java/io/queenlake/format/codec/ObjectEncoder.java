@@ -1,4 +1,4 @@
-package io.queenlake.format.window;
+package io.queenlake.format.codec;
 
 import io.queenlake.format.model.LogRecord;
 import java.io.IOException;
@@ -21,7 +21,7 @@ public interface ObjectEncoder {
      *
      * @param labels what the object belongs to (Parquet puts them in its footer)
      */
-    void encode(List<LogRecord> records, ObjectLabels labels, OutputStream out) throws IOException;
+    void encode(List<LogRecord> records, Labels labels, OutputStream out) throws IOException;
 
     /** The key extension without the dot: {@code jsonl.zst}, {@code jsonl.gz}, {@code jsonl}, {@code parquet}. */
     String extension();
