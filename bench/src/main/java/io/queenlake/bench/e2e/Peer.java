@@ -1,5 +1,9 @@
 package io.queenlake.bench.e2e;
 
+import io.queenlake.format.jsonl.Compression;
+import io.queenlake.format.object.Format;
+import io.queenlake.format.parquet.ParquetCodec;
+
 /** The ways one corpus is carried from the broker to the bucket, in the order they run. */
 enum Peer {
     CEILING("ceiling", "QueenSource -> discarding sink"),
@@ -43,12 +47,17 @@ enum Peer {
         return this == FILESINK_JSONL || this == FILESINK_PARQUET || this == FILESINK_JSONL_ZSTD;
     }
 
+    /** The format of the FileSink part files: the lake's extension and, for Parquet, its codec. */
+    Format partFormat() {
+        return switch (this) {
+            case FILESINK_PARQUET -> new Format.Parquet(ParquetCodec.ZSTD);
+            case FILESINK_JSONL_ZSTD -> new Format.Jsonl(Compression.ZSTD);
+            default -> new Format.Jsonl(Compression.NONE);
+        };
+    }
+
     /** The suffix of the FileSink part files. */
     String partSuffix() {
-        return switch (this) {
-            case FILESINK_PARQUET -> ".parquet";
-            case FILESINK_JSONL_ZSTD -> ".jsonl.zst";
-            default -> ".jsonl";
-        };
+        return "." + partFormat().extension();
     }
 }

@@ -2,6 +2,7 @@ package io.queenlake.bench.e2e;
 
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.devstack.s3.EmbeddedS3;
+import io.queenlake.format.object.Format;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.config.SettingsLoader;
 import java.nio.file.Path;
@@ -31,10 +32,10 @@ record Stack(BrokerProcess broker, QueenClient client, EmbeddedS3 s3) {
 
     /**
      * The job's settings for a run into {@code bucket}: defaults except {@code start=earliest}, the
-     * window size, the format and any {@code more} arguments; the bucket's name is the sink's name too, so
+     * window size, the format with its codec and any {@code more} arguments; the bucket's name is the sink's name too, so
      * runs never share pointers.
      */
-    LakeSettings settings(List<String> queues, String bucket, long windowMs, String format, String... more) {
+    LakeSettings settings(List<String> queues, String bucket, long windowMs, Format format, String... more) {
         List<String> args = lakeArgs(bucket);
         args.addAll(List.of(
                 "--queues", String.join(",", queues),
@@ -42,7 +43,8 @@ record Stack(BrokerProcess broker, QueenClient client, EmbeddedS3 s3) {
                 "--max-window-ms", Long.toString(windowMs),
                 "--sink", bucket,
                 "--instance", "e2e-" + bucket,
-                "--format", format));
+                "--format", format.name(),
+                format instanceof Format.Parquet ? "--parquet-codec" : "--compression", format.codecName()));
         args.addAll(List.of(more));
         return SettingsLoader.load(Map.of(), args.toArray(String[]::new), new Configuration());
     }

@@ -65,32 +65,8 @@ public final class JsonlObjectEncoder implements ObjectEncoder {
         }
     }
 
-    public Compression compressionKind() {
-        return compression;
-    }
-
-    @Override
-    public String extension() {
-        return compression.extension();
-    }
-
-    @Override
-    public String format() {
-        return "jsonl";
-    }
-
-    @Override
-    public String compression() {
-        return compression.wireName();
-    }
-
-    @Override
-    public String describe() {
-        return WRITER + " " + compression.writerSuffix();
-    }
-
     @Override
     public String toString() {
-        return describe();
+        return "JsonlObjectEncoder[" + compression.wireName() + "]";
     }
 }
