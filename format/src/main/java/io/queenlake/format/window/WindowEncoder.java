@@ -77,8 +77,15 @@ public final class WindowEncoder {
         try (DigestOutputStream out = new DigestOutputStream(body, sha)) {
             encoder.encode(records, labels, out);
         }
-        String key = new DataKey(prefix, w.tenant(), w.queue(), settings.align(), w.k(), w.tStart(), w.tEnd(),
-                settings.format().extension(), slice).render();
+        String key = DataKey.forWindow(w.k(), w.bounds())
+                .prefix(prefix)
+                .tenant(w.tenant())
+                .queue(w.queue())
+                .align(settings.align())
+                .extension(settings.format().extension())
+                .slice(slice)
+                .build()
+                .render();
         byte[] bytes = body.toByteArray();
         String hex = HexFormat.of().formatHex(sha.digest());
         return new EncodedObject(new ManifestObject(key, bytes.length, records.size(), hex, slice), bytes);
