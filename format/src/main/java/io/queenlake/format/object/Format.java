@@ -31,11 +31,13 @@ public sealed interface Format permits Format.Jsonl, Format.Parquet {
             new Jsonl(Compression.ZSTD), new Jsonl(Compression.GZIP), new Jsonl(Compression.NONE),
             new Parquet(ParquetCodec.ZSTD), new Parquet(ParquetCodec.SNAPPY));
 
-    /** The manifest's {@code format}, e.g. {@code jsonl}. */
-    String name();
-
-    /** The names a setting accepts for this format, {@link #name()} first. */
+    /** The names a setting accepts for this format, its {@link #name()} first. */
     List<String> names();
+
+    /** The manifest's {@code format}, e.g. {@code jsonl}: the first of {@link #names()}. */
+    default String name() {
+        return names().get(0);
+    }
 
     /** The manifest's {@code compression}: {@code zstd|gzip|none} for JSONL, {@code zstd|snappy} for Parquet. */
     String codecName();
@@ -102,11 +104,6 @@ public sealed interface Format permits Format.Jsonl, Format.Parquet {
         }
 
         @Override
-        public String name() {
-            return "jsonl";
-        }
-
-        @Override
         public List<String> names() {
             return List.of("jsonl", "json", "ndjson");
         }
@@ -159,11 +156,6 @@ public sealed interface Format permits Format.Jsonl, Format.Parquet {
     record Parquet(ParquetCodec codec) implements Format {
         public Parquet {
             Objects.requireNonNull(codec, "codec");
-        }
-
-        @Override
-        public String name() {
-            return "parquet";
         }
 
         @Override
