@@ -1,11 +1,12 @@
 package io.queenlake.bench.e2e;
 
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
+import io.queenlake.format.object.Format;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -67,8 +68,9 @@ final class BucketFolder {
         }
     }
 
-    /** Records in the finished part files ending in {@code suffix} (in-flight uploads are not objects yet). */
-    long recordsInParts(String suffix) throws IOException {
+    /** Records in the finished part files of {@code format} (in-flight uploads are not objects yet). */
+    long recordsInParts(Format format) throws IOException {
+        String suffix = "." + format.extension();
         long sum = 0;
         for (Path f : objects()) {
             String name = f.getFileName().toString();
@@ -78,7 +80,7 @@ final class BucketFolder {
             long size = sizeOrZero(f);
             long[] seen = counted.get(f);
             if (seen == null || seen[0] != size) {
-                long records = suffix.endsWith(".parquet") ? parquetRows(f) : lines(f);
+                long records = format instanceof Format.Parquet ? parquetRows(f) : lines(f);
                 if (records < 0) {
                     continue; // not readable yet (still being written): look again at the next poll
                 }

@@ -4,6 +4,8 @@ import com.sun.management.HotSpotDiagnosticMXBean;
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
+import io.queenlake.format.jsonl.Compression;
+import io.queenlake.format.object.Format;
 import io.queenlake.job.config.LakeFileSystem;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -144,7 +146,7 @@ public final class EndToEndBench {
     /** The s3:// file system for this process, loaded as a plugin as a Flink cluster loads it. */
     private static void initializeFileSystems(Stack stack) throws IOException {
         Configuration conf = LakeFileSystem.configuration(new Configuration(),
-                stack.settings(List.of("probe"), "e2e", 1_000, "jsonl"));
+                stack.settings(List.of("probe"), "e2e", 1_000, new Format.Jsonl(Compression.ZSTD)));
         String fromEnv = System.getenv("FLINK_PLUGINS_DIR");
         Path plugins = fromEnv != null && !fromEnv.isBlank() ? Path.of(fromEnv) : Path.of("bench/target/flink-plugins");
         if (!Files.isDirectory(plugins.resolve("s3-fs-hadoop"))) {

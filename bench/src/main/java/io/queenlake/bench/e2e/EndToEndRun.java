@@ -1,8 +1,11 @@
 package io.queenlake.bench.e2e;
 
 import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.object.Format;
+import io.queenlake.format.parquet.ParquetCodec;
 import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.serde.QueueRecordTypeInfo;
@@ -127,11 +130,13 @@ final class EndToEndRun {
     }
 
     private static boolean isData(String name) {
-        return name.endsWith(".jsonl.zst") || name.endsWith(".parquet");
+        return Format.isObjectKey(name);
     }
 
     private LakeSettings settings(Peer peer, String bucket) {
-        return stack.settings(corpus.queues(), bucket, options.windowMs(), peer == Peer.LAKE_PARQUET ? "parquet" : "jsonl");
+        Format format = peer == Peer.LAKE_PARQUET ? new Format.Parquet(ParquetCodec.ZSTD)
+                : new Format.Jsonl(Compression.ZSTD);
+        return stack.settings(corpus.queues(), bucket, options.windowMs(), format);
     }
 
     private void build(StreamExecutionEnvironment env, Peer peer, LakeSettings settings) {
@@ -173,7 +178,7 @@ final class EndToEndRun {
             return CountingSink.count(settings.sink()) >= census.records();
         }
         if (peer.fileSink()) {
-            return folder.recordsInParts(peer.partSuffix()) >= census.records();
+            return folder.recordsInParts(peer.partFormat()) >= census.records();
         }
         if (!manifests.reachesPast(census.lastStamps())) {
             return false;
@@ -193,7 +198,7 @@ final class EndToEndRun {
             return CountingSink.count(settings.sink()) + " of " + census.records() + " records read";
         }
         if (peer.fileSink()) {
-            return folder.recordsInParts(peer.partSuffix()) + " of " + census.records() + " records in finished parts";
+            return folder.recordsInParts(peer.partFormat()) + " of " + census.records() + " records in finished parts";
         }
         CommitPointers pointers = new CommitPointers(stack.client(), settings.sink());
         List<String> seen = new ArrayList<>();
@@ -213,7 +218,7 @@ final class EndToEndRun {
             return CountingSink.count(settings.sink());
         }
         if (peer.fileSink()) {
-            return folder.recordsInParts(peer.partSuffix());
+            return folder.recordsInParts(peer.partFormat());
         }
         String root = stack.bucketDir(settings.bucket()).toUri().toString().replaceAll("/+$", "");
         LakeChecker checker = new LakeChecker(new FlinkLakeFiles(root), settings.prefix());

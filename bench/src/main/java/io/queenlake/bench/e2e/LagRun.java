@@ -3,7 +3,9 @@ package io.queenlake.bench.e2e;
 import io.queenlake.bench.OrderPayloads;
 import io.queenlake.broker.client.PushItem;
 import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.object.Format;
 import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;
 import java.nio.file.Files;
@@ -48,7 +50,7 @@ final class LagRun {
         String bucket = "lag-" + options.invocation();
         List<String> queues = List.of(bucket + "-orders", bucket + "-refunds");
         Files.createDirectories(stack.bucketDir(bucket));
-        LakeSettings settings = stack.settings(queues, bucket, options.windowMs(), "jsonl");
+        LakeSettings settings = stack.settings(queues, bucket, options.windowMs(), new Format.Jsonl(Compression.ZSTD));
         StreamExecutionEnvironment env = BenchCluster.environment("lag " + bucket, options.parallelism(), options.checkpointInterval(),
                 options.dir().resolve("checkpoints").resolve(bucket));
         LakeJob.build(env, settings);

@@ -1,5 +1,9 @@
 package io.queenlake.bench.e2e;
 
+import io.queenlake.format.jsonl.Compression;
+import io.queenlake.format.object.Format;
+import io.queenlake.format.parquet.ParquetCodec;
+
 /** The ways one corpus is carried from the broker to the bucket, in the order they run. */
 enum Peer {
     /** QueenSource into a sink that counts and drops every record: what the read alone costs. */
@@ -27,8 +31,13 @@ enum Peer {
         return this == FILESINK_JSONL_ZSTD || this == FILESINK_PARQUET;
     }
 
+    /** The format of the FileSink part files: the lake's extension and, for Parquet, its codec. */
+    Format partFormat() {
+        return this == FILESINK_PARQUET ? new Format.Parquet(ParquetCodec.ZSTD) : new Format.Jsonl(Compression.ZSTD);
+    }
+
     /** The suffix of the FileSink part files. */
     String partSuffix() {
-        return this == FILESINK_PARQUET ? ".parquet" : ".jsonl.zst";
+        return "." + partFormat().extension();
     }
 }

@@ -2,6 +2,7 @@ package io.queenlake.bench.e2e;
 
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.devstack.s3.EmbeddedS3;
+import io.queenlake.format.object.Format;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.config.SettingsLoader;
 import java.nio.file.Path;
@@ -31,9 +32,10 @@ record Stack(BrokerProcess broker, QueenClient client, EmbeddedS3 s3) {
 
     /**
      * The job's settings for a run into {@code bucket}: defaults except {@code start=earliest}, the
-     * window size and the format; the bucket's name is the sink's name too, so runs never share pointers.
+     * window size and the format with its codec; the bucket's name is the sink's name too, so runs never share
+     * pointers.
      */
-    LakeSettings settings(List<String> queues, String bucket, long windowMs, String format) {
+    LakeSettings settings(List<String> queues, String bucket, long windowMs, Format format) {
         List<String> args = lakeArgs(bucket);
         args.addAll(List.of(
                 "--queues", String.join(",", queues),
@@ -41,7 +43,8 @@ record Stack(BrokerProcess broker, QueenClient client, EmbeddedS3 s3) {
                 "--max-window-ms", Long.toString(windowMs),
                 "--sink", bucket,
                 "--instance", "e2e-" + bucket,
-                "--format", format));
+                "--format", format.name(),
+                format instanceof Format.Parquet ? "--parquet-codec" : "--compression", format.codecName()));
         return SettingsLoader.load(Map.of(), args.toArray(String[]::new), new Configuration());
     }
 

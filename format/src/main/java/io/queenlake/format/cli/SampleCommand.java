@@ -1,12 +1,12 @@
 package io.queenlake.format.cli;
 
-import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.window.EncodedObject;
 import io.queenlake.format.window.EncodedWindow;
 import io.queenlake.format.window.WindowEncoder;
@@ -30,14 +30,14 @@ public final class SampleCommand {
     /** One format of the sample. */
     public record Variant(String name, WriterSettings settings) {
         public String glob(Path dir) {
-            String ext = settings.encoder().extension();
+            String ext = settings.format().extension();
             return dir.resolve(name) + "/tenant=*/queue=*/dt=*/hour=*/*." + ext;
         }
 
         public String duckDbQuery(Path dir) {
             String select = "SELECT partition, \"offset\", ts, payload, dt, hour FROM ";
             String order = " ORDER BY partition, \"offset\";";
-            if (settings.format().equals("parquet")) {
+            if (settings.format() instanceof Format.Parquet) {
                 return select + "read_parquet('" + glob(dir) + "', hive_partitioning = true)" + order;
             }
             return select + "read_json('" + glob(dir) + "', format = 'newline_delimited', hive_partitioning = true, "
@@ -46,14 +46,11 @@ public final class SampleCommand {
         }
     }
 
-    public static final List<Variant> VARIANTS = List.of(
-            new Variant("jsonl-zstd", jsonl(Compression.ZSTD)),
-            new Variant("jsonl-gzip", jsonl(Compression.GZIP)),
-            new Variant("jsonl-none", jsonl(Compression.NONE)),
-            new Variant("parquet-zstd", WriterSettings.parquet("zstd", Layout.MERGED, Align.HOUR,
-                    WriterSettings.DEFAULT_TARGET_BYTES)),
-            new Variant("parquet-snappy", WriterSettings.parquet("snappy", Layout.MERGED, Align.HOUR,
-                    WriterSettings.DEFAULT_TARGET_BYTES)));
+    /** One variant per format and codec, named after both, e.g. {@code jsonl-zstd}. */
+    public static final List<Variant> VARIANTS = Format.ALL.stream()
+            .map(f -> new Variant(f.name() + "-" + f.codecName(),
+                    new WriterSettings(f, Layout.MERGED, Align.HOUR, WriterSettings.DEFAULT_TARGET_BYTES)))
+            .toList();
 
     private SampleCommand() {}
 
@@ -97,9 +94,5 @@ public final class SampleCommand {
     private static void writeFile(Path file, byte[] body) throws IOException {
         Files.createDirectories(file.getParent());
         Files.write(file, body);
-    }
-
-    private static WriterSettings jsonl(Compression c) {
-        return WriterSettings.jsonl(c, Layout.MERGED, Align.HOUR, WriterSettings.DEFAULT_TARGET_BYTES);
     }
 }

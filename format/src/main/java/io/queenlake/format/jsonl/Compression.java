@@ -1,14 +1,17 @@
 package io.queenlake.format.jsonl;
 
+import com.github.luben.zstd.ZstdInputStream;
 import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
 import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.Locale;
+import java.util.zip.GZIPInputStream;
 
 /**
  * How a whole JSONL object is compressed, with every parameter pinned so the same lines always
- * give the same bytes:
+ * give the same bytes (the object's name and writer string are the {@code Format}'s):
  * <ul>
  *   <li>{@code ZSTD}: zstd-jni level 3, one frame, no checksum, no content size (streamed);
  *   <li>{@code GZIP}: one member, deflate level 6 (the JDK's zlib), header MTIME=0, XFL=0, no
@@ -17,9 +20,9 @@ import java.util.Locale;
  * </ul>
  */
 public enum Compression {
-    ZSTD("zstd", "jsonl.zst", "jsonl+zstd"),
-    GZIP("gzip", "jsonl.gz", "jsonl+gzip"),
-    NONE("none", "jsonl", "jsonl");
+    ZSTD("zstd"),
+    GZIP("gzip"),
+    NONE("none");
 
     public static final int ZSTD_LEVEL = 3;
     public static final int GZIP_LEVEL = 6;
@@ -27,27 +30,14 @@ public enum Compression {
     public static final int GZIP_OS = 255;
 
     private final String wireName;
-    private final String extension;
-    private final String writerSuffix;
 
-    Compression(String wireName, String extension, String writerSuffix) {
+    Compression(String wireName) {
         this.wireName = wireName;
-        this.extension = extension;
-        this.writerSuffix = writerSuffix;
     }
 
     /** The manifest's {@code compression}. */
     public String wireName() {
         return wireName;
-    }
-
-    public String extension() {
-        return extension;
-    }
-
-    /** The part of the writer string after the version, e.g. {@code jsonl+zstd}. */
-    public String writerSuffix() {
-        return writerSuffix;
     }
 
     /** Accepts the reference's spellings: {@code zstd|zst}, {@code gzip|gz}, {@code none|off}. */
@@ -81,6 +71,18 @@ public enum Compression {
                     // leaves the caller's stream open
                 }
             };
+        };
+    }
+
+    /**
+     * The lines {@code in} holds, through the libraries' own decoders (zstd-jni's frame reader, the
+     * JDK's gzip), never the writer's: what reads an object back stays independent of what wrote it.
+     */
+    InputStream decompress(InputStream in) throws IOException {
+        return switch (this) {
+            case ZSTD -> new ZstdInputStream(in);
+            case GZIP -> new GZIPInputStream(in);
+            case NONE -> in;
         };
     }
 

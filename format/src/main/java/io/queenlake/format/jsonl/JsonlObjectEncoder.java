@@ -1,9 +1,9 @@
 package io.queenlake.format.jsonl;
 
+import io.queenlake.format.codec.Labels;
+import io.queenlake.format.codec.ObjectEncoder;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.order.Utf8ByteOrder;
-import io.queenlake.format.window.ObjectEncoder;
-import io.queenlake.format.window.ObjectLabels;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -31,7 +31,7 @@ public final class JsonlObjectEncoder implements ObjectEncoder {
     }
 
     @Override
-    public void encode(List<LogRecord> records, ObjectLabels labels, OutputStream out) throws IOException {
+    public void encode(List<LogRecord> records, Labels labels, OutputStream out) throws IOException {
         JsonlLineWriter lines = new JsonlLineWriter(CHUNK_BYTES + 16 * 1024);
         LineBuffer buffer = lines.buffer;
         OutputStream sink = compression.open(out);
@@ -65,32 +65,8 @@ public final class JsonlObjectEncoder implements ObjectEncoder {
         }
     }
 
-    public Compression compressionKind() {
-        return compression;
-    }
-
-    @Override
-    public String extension() {
-        return compression.extension();
-    }
-
-    @Override
-    public String format() {
-        return "jsonl";
-    }
-
-    @Override
-    public String compression() {
-        return compression.wireName();
-    }
-
-    @Override
-    public String describe() {
-        return WRITER + " " + compression.writerSuffix();
-    }
-
     @Override
     public String toString() {
-        return describe();
+        return "JsonlObjectEncoder[" + compression.wireName() + "]";
     }
 }

@@ -2,25 +2,21 @@ package io.queenlake.format.key;
 
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Micros;
+import io.queenlake.format.model.WindowBounds;
+import java.util.Objects;
 
 /**
  * The key of one data object, built from named fields (two nearly equal stamps passed by position
- * would make a plausible key for the wrong window). Renders
+ * would make a plausible key for the wrong window, so the window comes as its number and its
+ * {@link WindowBounds}, and every other part by name):
+ * <pre>{@code
+ * DataKey.forWindow(k, bounds).prefix(p).tenant(t).queue(q).align(a).extension(ext).build()
+ * }</pre>
+ * Renders
  * {@code <prefix>/tenant=<T>/queue=<Q>/dt=YYYY-MM-DD[/hour=HH]/w-<k>-<tStart>-<tEnd>[-p-<P>-<first>-<last>].<ext>},
  * the Hive directories taken from {@code tStart} (UTC).
- *
- * @param slice the partition and offsets of a per-partition object, or null for a merged object
  */
-public record DataKey(
-        Prefix prefix,
-        String tenant,
-        String queue,
-        Align align,
-        long k,
-        long tStart,
-        long tEnd,
-        String extension,
-        PartitionSlice slice) {
+public final class DataKey {
 
     /** Digits of the window number. */
     public static final int K_WIDTH = 10;
@@ -32,16 +28,33 @@ public record DataKey(
     /** The part of a per-partition object's name that names its partition and offsets. */
     public record PartitionSlice(String partition, long firstOffset, long lastOffset) {
         public PartitionSlice {
-            java.util.Objects.requireNonNull(partition, "partition");
+            Objects.requireNonNull(partition, "partition");
         }
     }
 
-    public DataKey {
-        java.util.Objects.requireNonNull(prefix, "prefix");
-        java.util.Objects.requireNonNull(tenant, "tenant");
-        java.util.Objects.requireNonNull(queue, "queue");
-        java.util.Objects.requireNonNull(align, "align");
-        java.util.Objects.requireNonNull(extension, "extension");
+    private final Prefix prefix;
+    private final String tenant;
+    private final String queue;
+    private final Align align;
+    private final long k;
+    private final WindowBounds bounds;
+    private final String extension;
+    private final PartitionSlice slice;
+
+    private DataKey(Builder b) {
+        this.prefix = Objects.requireNonNull(b.prefix, "prefix");
+        this.tenant = Objects.requireNonNull(b.tenant, "tenant");
+        this.queue = Objects.requireNonNull(b.queue, "queue");
+        this.align = Objects.requireNonNull(b.align, "align");
+        this.k = b.k;
+        this.bounds = b.bounds;
+        this.extension = Objects.requireNonNull(b.extension, "extension");
+        this.slice = b.slice;
+    }
+
+    /** The key of window {@code k} over {@code bounds}: name its other parts, then {@link Builder#build()}. */
+    public static Builder forWindow(long k, WindowBounds bounds) {
+        return new Builder(k, Objects.requireNonNull(bounds, "bounds"));
     }
 
     public String render() {
@@ -52,7 +65,7 @@ public record DataKey(
 
     /** {@code <prefix>/tenant=<T>/queue=<Q>/dt=.../hour=..}, without a trailing slash. */
     public String directory() {
-        Micros.Parts p = Micros.parts(Math.max(tStart, 0));
+        Micros.Parts p = Micros.parts(Math.max(bounds.tStart(), 0));
         StringBuilder sb = new StringBuilder(120);
         sb.append(prefix.value())
                 .append("/tenant=").append(NameEscaping.escape(tenant))
@@ -68,8 +81,8 @@ public record DataKey(
     public String fileName() {
         StringBuilder sb = new StringBuilder(96);
         sb.append("w-").append(pad(Math.max(k, 0), K_WIDTH))
-                .append('-').append(pad(Math.max(tStart, 0), MICROS_WIDTH))
-                .append('-').append(pad(Math.max(tEnd, 0), MICROS_WIDTH));
+                .append('-').append(pad(Math.max(bounds.tStart(), 0), MICROS_WIDTH))
+                .append('-').append(pad(Math.max(bounds.tEnd(), 0), MICROS_WIDTH));
         if (slice != null) {
             sb.append("-p-").append(NameEscaping.escape(slice.partition()))
                     .append('-').append(pad(Math.max(slice.firstOffset(), 0), OFFSET_WIDTH))
@@ -87,7 +100,73 @@ public record DataKey(
     }
 
     @Override
+    public boolean equals(Object o) {
+        return o instanceof DataKey other && render().equals(other.render());
+    }
+
+    @Override
+    public int hashCode() {
+        return render().hashCode();
+    }
+
+    @Override
     public String toString() {
         return render();
+    }
+
+    /** The named parts of a key; all but {@link #slice} are required. */
+    public static final class Builder {
+        private final long k;
+        private final WindowBounds bounds;
+        private Prefix prefix;
+        private String tenant;
+        private String queue;
+        private Align align;
+        private String extension;
+        private PartitionSlice slice;
+
+        private Builder(long k, WindowBounds bounds) {
+            this.k = k;
+            this.bounds = bounds;
+        }
+
+        public Builder prefix(Prefix prefix) {
+            this.prefix = prefix;
+            return this;
+        }
+
+        /** The tenant's name, unescaped. */
+        public Builder tenant(String tenant) {
+            this.tenant = tenant;
+            return this;
+        }
+
+        /** The queue's name, unescaped. */
+        public Builder queue(String queue) {
+            this.queue = queue;
+            return this;
+        }
+
+        /** Whether the key has an {@code hour=} directory. */
+        public Builder align(Align align) {
+            this.align = align;
+            return this;
+        }
+
+        /** The object's extension without the dot, its format's {@code extension()}. */
+        public Builder extension(String extension) {
+            this.extension = extension;
+            return this;
+        }
+
+        /** The partition and offsets of a per-partition object; null (the default) for a merged one. */
+        public Builder slice(PartitionSlice slice) {
+            this.slice = slice;
+            return this;
+        }
+
+        public DataKey build() {
+            return new DataKey(this);
+        }
     }
 }

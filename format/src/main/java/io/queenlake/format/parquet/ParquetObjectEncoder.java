@@ -1,12 +1,11 @@
 package io.queenlake.format.parquet;
 
+import io.queenlake.format.codec.Labels;
+import io.queenlake.format.codec.ObjectEncoder;
 import io.queenlake.format.model.LogRecord;
-import io.queenlake.format.window.ObjectEncoder;
-import io.queenlake.format.window.ObjectLabels;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
  * The {@code format=parquet} encoder of the lake contract: one envelope row per record, zstd
@@ -16,43 +15,32 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
  */
 public final class ParquetObjectEncoder implements ObjectEncoder {
     private final ParquetSettings settings;
-    private final String compression;
+    private final ParquetCodec codec;
 
-    private ParquetObjectEncoder(CompressionCodecName codec, String compression) {
-        this.settings = ParquetSettings.pinned(codec);
-        this.compression = compression;
+    private ParquetObjectEncoder(ParquetCodec codec) {
+        this.settings = ParquetSettings.pinned(codec.parquetName());
+        this.codec = codec;
+    }
+
+    public static ParquetObjectEncoder of(ParquetCodec codec) {
+        return new ParquetObjectEncoder(codec);
     }
 
     public static ParquetObjectEncoder zstd() {
-        return new ParquetObjectEncoder(CompressionCodecName.ZSTD, "zstd");
+        return of(ParquetCodec.ZSTD);
     }
 
     public static ParquetObjectEncoder snappy() {
-        return new ParquetObjectEncoder(CompressionCodecName.SNAPPY, "snappy");
+        return of(ParquetCodec.SNAPPY);
     }
 
     @Override
-    public void encode(List<LogRecord> records, ObjectLabels labels, OutputStream out) throws IOException {
+    public void encode(List<LogRecord> records, Labels labels, OutputStream out) throws IOException {
         new ParquetWindowWriter(settings).write(records, labels, out);
     }
 
     @Override
-    public String extension() {
-        return "parquet";
-    }
-
-    @Override
-    public String format() {
-        return "parquet";
-    }
-
-    @Override
-    public String compression() {
-        return compression;
-    }
-
-    @Override
-    public String describe() {
-        return "queen-lake/" + ParquetSettings.WRITER_VERSION + " parquet+" + compression;
+    public String toString() {
+        return "ParquetObjectEncoder[" + codec.wireName() + "]";
     }
 }

@@ -2,6 +2,7 @@ package io.queenlake.format.parquet;
 
 import static io.queenlake.format.parquet.ParquetEnvelopeSchema.PARTITION;
 
+import io.queenlake.format.codec.ObjectEncoder;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
@@ -38,7 +39,7 @@ record ParquetSettings(
         boolean pageChecksums,
         String createdBy) {
 
-    static final String WRITER_VERSION = "0.1.0";
+    static final String WRITER_VERSION = ObjectEncoder.VERSION;
 
     /**
      * "application version x.y.z" is the form parquet-java's {@code VersionParser} reads; a

@@ -2,8 +2,8 @@ package io.queenlake.format.parquet;
 
 import static io.queenlake.format.parquet.ParquetEnvelopeSchema.SCHEMA;
 
+import io.queenlake.format.codec.Labels;
 import io.queenlake.format.model.LogRecord;
-import io.queenlake.format.window.ObjectLabels;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.LinkedHashMap;
@@ -41,7 +41,7 @@ final class ParquetWindowWriter {
         this.settings = settings;
     }
 
-    void write(List<LogRecord> records, ObjectLabels labels, OutputStream out) throws IOException {
+    void write(List<LogRecord> records, Labels labels, OutputStream out) throws IOException {
         StreamOutputFile file = new StreamOutputFile(out, settings.createdBy());
         ParquetProperties properties = settings.properties();
         CodecFactory codecs = settings.codecFactory();
@@ -99,7 +99,7 @@ final class ParquetWindowWriter {
     }
 
     /** The footer's key/value metadata, in the contract's order. */
-    private static Map<String, String> footerMetadata(ObjectLabels labels) {
+    private static Map<String, String> footerMetadata(Labels labels) {
         Map<String, String> metadata = new LinkedHashMap<>();
         metadata.put("queen.envelope", "1");
         metadata.put("queen.queue", labels.queue());

@@ -1,11 +1,13 @@
 package io.queenlake.format.window;
 
+import io.queenlake.format.codec.ObjectEncoder;
 import io.queenlake.format.key.DataKey;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestObject;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.order.OrderedRecords;
 import io.queenlake.format.order.WindowRecordOrder;
 import java.io.ByteArrayOutputStream;
@@ -75,8 +77,15 @@ public final class WindowEncoder {
         try (DigestOutputStream out = new DigestOutputStream(body, sha)) {
             encoder.encode(records, labels, out);
         }
-        String key = new DataKey(prefix, w.tenant(), w.queue(), settings.align(), w.k(), w.tStart(), w.tEnd(),
-                encoder.extension(), slice).render();
+        String key = DataKey.forWindow(w.k(), w.bounds())
+                .prefix(prefix)
+                .tenant(w.tenant())
+                .queue(w.queue())
+                .align(settings.align())
+                .extension(settings.format().extension())
+                .slice(slice)
+                .build()
+                .render();
         byte[] bytes = body.toByteArray();
         String hex = HexFormat.of().formatHex(sha.digest());
         return new EncodedObject(new ManifestObject(key, bytes.length, records.size(), hex, slice), bytes);
@@ -89,9 +98,10 @@ public final class WindowEncoder {
             bytes += o.entry().bytes();
             entries.add(o.entry());
         }
-        return new Manifest(sink, w.tenant(), w.queue(), w.k(), w.tStart(), w.tEnd(), encoder.format(),
-                encoder.compression(), settings.layout(), entries, ordered.records().size(), bytes,
-                ordered.partitions().size(), ordered.minTs(), ordered.maxTs(), w.lost(), encoder.describe(), null);
+        Format format = settings.format();
+        return new Manifest(sink, w.tenant(), w.queue(), w.k(), w.tStart(), w.tEnd(), format.name(),
+                format.codecName(), settings.layout(), entries, ordered.records().size(), bytes,
+                ordered.partitions().size(), ordered.minTs(), ordered.maxTs(), w.lost(), format.writer(), null);
     }
 
     private static MessageDigest sha256() {

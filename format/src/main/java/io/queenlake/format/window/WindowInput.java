@@ -2,6 +2,7 @@ package io.queenlake.format.window;
 
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
+import io.queenlake.format.model.WindowBounds;
 import java.util.List;
 import java.util.Objects;
 
@@ -34,5 +35,10 @@ public record WindowInput(
                         + tEnd + ") of queue '" + queue + "'");
             }
         }
+    }
+
+    /** The window's interval, {@code [tStart, tEnd)}. */
+    public WindowBounds bounds() {
+        return new WindowBounds(tStart, tEnd);
     }
 }

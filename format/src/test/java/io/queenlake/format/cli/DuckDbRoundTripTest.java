@@ -3,6 +3,7 @@ package io.queenlake.format.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.object.Format;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +54,7 @@ class DuckDbRoundTripTest {
     }
 
     private static String source(SampleCommand.Variant v) {
-        if (v.settings().format().equals("parquet")) {
+        if (v.settings().format() instanceof Format.Parquet) {
             return "read_parquet('" + v.glob(dir) + "', hive_partitioning = true)";
         }
         return "read_json('" + v.glob(dir) + "', format = 'newline_delimited', hive_partitioning = true, "
@@ -62,7 +63,7 @@ class DuckDbRoundTripTest {
     }
 
     private static List<Row> query(SampleCommand.Variant v, String where) throws SQLException {
-        boolean parquet = v.settings().format().equals("parquet");
+        boolean parquet = v.settings().format() instanceof Format.Parquet;
         String txn = parquet ? "transaction_id" : "transactionId";
         String ts = parquet ? "epoch_us(ts)" : "epoch_us(CAST(ts AS TIMESTAMPTZ))";
         String sql = "SELECT partition, \"offset\", " + txn + ", " + ts + ", CAST(payload AS VARCHAR), "
@@ -104,7 +105,7 @@ class DuckDbRoundTripTest {
     @ValueSource(strings = {"jsonl-zstd", "jsonl-gzip", "jsonl-none", "parquet-zstd", "parquet-snappy"})
     void duckDbReadsBackExactlyTheRecordsWritten(String name) throws SQLException {
         SampleCommand.Variant v = variant(name);
-        boolean parquet = v.settings().format().equals("parquet");
+        boolean parquet = v.settings().format() instanceof Format.Parquet;
         List<Row> rows = query(v, "");
         List<LogRecord> expected = sampleInUtf8Order();
         assertThat(rows).hasSize(expected.size());

@@ -135,16 +135,4 @@ class JsonlGoldenLinesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("lake order");
     }
-
-    @Test
-    void encodersNameTheirExtensionAndWriter() {
-        assertThat(JsonlObjectEncoder.of(Compression.ZSTD).extension()).isEqualTo("jsonl.zst");
-        assertThat(JsonlObjectEncoder.of(Compression.GZIP).extension()).isEqualTo("jsonl.gz");
-        assertThat(JsonlObjectEncoder.of(Compression.NONE).extension()).isEqualTo("jsonl");
-        assertThat(JsonlObjectEncoder.of(Compression.ZSTD).describe()).isEqualTo("queen-lake/0.1.0 jsonl+zstd");
-        assertThat(JsonlObjectEncoder.of(Compression.GZIP).describe()).isEqualTo("queen-lake/0.1.0 jsonl+gzip");
-        assertThat(JsonlObjectEncoder.of(Compression.NONE).describe()).isEqualTo("queen-lake/0.1.0 jsonl");
-        assertThat(JsonlObjectEncoder.of(Compression.GZIP).compression()).isEqualTo("gzip");
-        assertThat(JsonlObjectEncoder.of(Compression.GZIP).format()).isEqualTo("jsonl");
-    }
 }

@@ -205,15 +205,6 @@ class ParquetObjectEncoderTest {
     }
 
     @Test
-    void describeNamesImplementationVersionFormatAndCodec() {
-        assertThat(ParquetObjectEncoder.zstd().describe()).isEqualTo("queen-lake/0.1.0 parquet+zstd");
-        assertThat(ParquetObjectEncoder.snappy().describe()).isEqualTo("queen-lake/0.1.0 parquet+snappy");
-        assertThat(ParquetObjectEncoder.snappy().compression()).isEqualTo("snappy");
-        assertThat(ParquetObjectEncoder.zstd().extension()).isEqualTo("parquet");
-        assertThat(ParquetObjectEncoder.zstd().format()).isEqualTo("parquet");
-    }
-
-    @Test
     void aCodecOutsideTheContractIsRefusedByName() {
         assertThatThrownBy(() -> ParquetSettings.pinned(CompressionCodecName.GZIP))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -1,10 +1,10 @@
 package io.queenlake.format.testutils;
 
-import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.window.EncodedObject;
 import io.queenlake.format.window.WindowEncoder;
 import io.queenlake.format.window.WindowInput;
@@ -24,12 +24,10 @@ public final class DeterminismProbe {
     public static final long T0 = 1_791_007_200_000_000L;
     public static final long T1 = T0 + 3_600_000_000L;
 
-    public static final List<WriterSettings> SETTINGS = List.of(
-            WriterSettings.jsonl(Compression.ZSTD, Layout.MERGED, Align.HOUR, WriterSettings.DEFAULT_TARGET_BYTES),
-            WriterSettings.jsonl(Compression.GZIP, Layout.MERGED, Align.HOUR, WriterSettings.DEFAULT_TARGET_BYTES),
-            WriterSettings.jsonl(Compression.NONE, Layout.MERGED, Align.HOUR, WriterSettings.DEFAULT_TARGET_BYTES),
-            WriterSettings.parquet("zstd", Layout.MERGED, Align.HOUR, WriterSettings.DEFAULT_TARGET_BYTES),
-            WriterSettings.parquet("snappy", Layout.MERGED, Align.HOUR, WriterSettings.DEFAULT_TARGET_BYTES));
+    /** Every format and codec, merged and hour-aligned. */
+    public static final List<WriterSettings> SETTINGS = Format.ALL.stream()
+            .map(f -> new WriterSettings(f, Layout.MERGED, Align.HOUR, WriterSettings.DEFAULT_TARGET_BYTES))
+            .toList();
 
     private static final String[] NAMES = {"cust-1", "cust-2", "cust 42/eu", "r\u00e9gion", "\uD83D\uDE00", "\uFF5E", "a"};
 

@@ -22,8 +22,7 @@ class DeterminismTest {
     static Stream<Arguments> settings() {
         return DeterminismProbe.SETTINGS.stream()
                 .flatMap(s -> Stream.of(Layout.MERGED, Layout.PER_PARTITION)
-                        .map(l -> Arguments.of(new WriterSettings(s.format(), s.compression(), l, Align.HOUR,
-                                s.targetBytes()))));
+                        .map(l -> Arguments.of(new WriterSettings(s.format(), l, Align.HOUR, s.targetBytes()))));
     }
 
     @ParameterizedTest

@@ -1,5 +1,6 @@
 package io.queenlake.format.window;
 
+import io.queenlake.format.object.Format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -38,8 +39,8 @@ class WindowEncoderTest {
 
     @Test
     void aMergedWindowIsOneObjectWithItsManifestMinusCommittedAt() throws IOException {
-        WindowEncoder encoder = new WindowEncoder(
-                WriterSettings.jsonl(Compression.NONE, Layout.MERGED, Align.HOUR, 1000), Prefix.DEFAULT, "default");
+        WindowEncoder encoder = new WindowEncoder(new WriterSettings(new Format.Jsonl(Compression.NONE), Layout.MERGED,
+                Align.HOUR, 1000), Prefix.DEFAULT, "default");
         EncodedWindow w = encoder.encode(window(List.of(new LostRange("a", 5, 6))));
 
         assertThat(w.objects()).hasSize(1);
@@ -74,8 +75,8 @@ class WindowEncoderTest {
 
     @Test
     void aPerPartitionWindowIsOneObjectPerPartitionWithItsOffsets() throws IOException {
-        WindowEncoder encoder = new WindowEncoder(
-                WriterSettings.jsonl(Compression.ZSTD, Layout.PER_PARTITION, Align.HOUR, 1000), Prefix.DEFAULT, "s");
+        WindowEncoder encoder = new WindowEncoder(new WriterSettings(new Format.Jsonl(Compression.ZSTD),
+                Layout.PER_PARTITION, Align.HOUR, 1000), Prefix.DEFAULT, "s");
         EncodedWindow w = encoder.encode(window(List.of()));
 
         assertThat(w.objects()).extracting(o -> o.entry().slice()).containsExactly(
@@ -91,8 +92,8 @@ class WindowEncoderTest {
 
     @Test
     void dayAlignedKeysHaveNoHourDirectory() throws IOException {
-        WindowEncoder encoder = new WindowEncoder(
-                WriterSettings.jsonl(Compression.GZIP, Layout.MERGED, Align.DAY, 1000), Prefix.of("lake"), "s");
+        WindowEncoder encoder = new WindowEncoder(new WriterSettings(new Format.Jsonl(Compression.GZIP), Layout.MERGED,
+                Align.DAY, 1000), Prefix.of("lake"), "s");
         assertThat(encoder.encode(window(List.of())).objects().get(0).key()).isEqualTo("lake/tenant=" + TENANT
                 + "/queue=orders/dt=2026-09-04/w-0000000007-1788516000000000-1788516300000000.jsonl.gz");
     }
@@ -111,14 +112,10 @@ class WindowEncoderTest {
     @Test
     void settingsValidateAndDescribeTheWriter() {
         assertThat(WriterSettings.defaults().describe()).isEqualTo("queen-lake/0.1.0 jsonl+zstd");
-        assertThat(new WriterSettings("ndjson", "gz", Layout.MERGED, Align.HOUR, 1).compression()).isEqualTo("gzip");
-        assertThat(WriterSettings.parquet("snappy", Layout.MERGED, Align.HOUR, 1).encoder().extension())
-                .isEqualTo("parquet");
-        assertThatThrownBy(() -> new WriterSettings("csv", "none", Layout.MERGED, Align.HOUR, 1))
-                .hasMessage("format 'csv' is not one of jsonl, parquet");
-        assertThatThrownBy(() -> WriterSettings.parquet("gzip", Layout.MERGED, Align.HOUR, 1))
-                .hasMessage("parquet codec 'gzip' is not one of zstd, snappy");
-        assertThatThrownBy(() -> WriterSettings.jsonl(Compression.NONE, Layout.MERGED, Align.HOUR, 0))
+        assertThat(new WriterSettings(Format.of("ndjson", "gz"), Layout.MERGED, Align.HOUR, 1).describe())
+                .isEqualTo("queen-lake/0.1.0 jsonl+gzip");
+        assertThatThrownBy(() -> new WriterSettings(null, Layout.MERGED, Align.HOUR, 1)).hasMessage("format");
+        assertThatThrownBy(() -> new WriterSettings(new Format.Jsonl(Compression.NONE), Layout.MERGED, Align.HOUR, 0))
                 .hasMessageContaining("at least 1 byte");
     }
 }

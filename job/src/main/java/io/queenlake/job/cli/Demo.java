@@ -131,7 +131,8 @@ final class Demo implements AutoCloseable {
 
     static String duckDbQuery(Path bucketDir, LakeSettings settings) {
         return "duckdb -c \"SELECT queue, count(*) AS records, max(ts) AS newest FROM read_json('" + bucketDir + "/"
-                + settings.prefix().value() + "/tenant=*/queue=*/dt=*/hour=*/*.jsonl.zst', format='newline_delimited',"
+                + settings.prefix().value() + "/tenant=*/queue=*/dt=*/hour=*/*."
+                + settings.writer().format().extension() + "', format='newline_delimited',"
                 + " hive_partitioning=true, columns={partition:'VARCHAR', \\\"offset\\\":'BIGINT', transactionId:'VARCHAR',"
                 + " ts:'VARCHAR', payload:'JSON'}) GROUP BY queue ORDER BY queue\"";
     }

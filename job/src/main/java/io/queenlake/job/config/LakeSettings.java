@@ -1,6 +1,7 @@
 package io.queenlake.job.config;
 
 import io.queenlake.format.key.Prefix;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.sink.LakeSink;
 import io.queenlake.job.window.WindowSettings;
@@ -206,10 +207,12 @@ public record LakeSettings(
         shown.put(Setting.PATH_STYLE, Boolean.toString(pathStyle));
         shown.put(Setting.SSE, sse == null ? "(unset)" : sse);
         shown.put(Setting.SSE_KMS_KEY_ID, sseKmsKeyId == null ? "(unset)" : sseKmsKeyId);
-        shown.put(Setting.FORMAT, writer.format());
-        boolean parquet = writer.format().equals("parquet");
-        shown.put(Setting.COMPRESSION, parquet ? "(parquet)" : writer.compression());
-        shown.put(Setting.PARQUET_CODEC, parquet ? writer.compression() : "(jsonl)");
+        Format format = writer.format();
+        boolean parquet = format instanceof Format.Parquet;
+        String notApplicable = "(" + format.name() + ")";
+        shown.put(Setting.FORMAT, format.name());
+        shown.put(Setting.COMPRESSION, parquet ? notApplicable : format.codecName());
+        shown.put(Setting.PARQUET_CODEC, parquet ? format.codecName() : notApplicable);
         shown.put(Setting.LAYOUT, writer.layout().wireName());
         shown.put(Setting.ALIGN, writer.align().wireName());
         shown.put(Setting.START, start.name().toLowerCase(java.util.Locale.ROOT));

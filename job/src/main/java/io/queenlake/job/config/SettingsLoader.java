@@ -3,6 +3,7 @@ package io.queenlake.job.config;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.window.WindowRules;
 import io.queenlake.source.StartMode;
@@ -194,18 +195,18 @@ public final class SettingsLoader {
         }
 
         private WriterSettings writer() {
-            String format = choice(Setting.FORMAT);
-            boolean parquet = format.equals("parquet");
+            Format format = Format.named(choice(Setting.FORMAT));
+            boolean parquet = format instanceof Format.Parquet;
             Setting unused = parquet ? Setting.COMPRESSION : Setting.PARQUET_CODEC;
             if (origin(unused) != Origin.DEFAULT) {
                 Setting used = parquet ? Setting.PARQUET_CODEC : Setting.COMPRESSION;
                 throw new SettingsException(unused.envName() + "='" + text(unused) + "' " + origin(unused)
-                        .describe(unused) + " does not apply to QUEEN_S3_FORMAT=" + format + ": set " + used.envName()
-                        + " (" + used.allowed() + ") instead, or remove it.");
+                        .describe(unused) + " does not apply to QUEEN_S3_FORMAT=" + format.name() + ": set "
+                        + used.envName() + " (" + used.allowed() + ") instead, or remove it.");
             }
             String compression = parquet ? choice(Setting.PARQUET_CODEC) : choice(Setting.COMPRESSION);
             long targetBytes = number(Setting.TARGET_MB) * 1024L * 1024L;
-            return new WriterSettings(format, compression, Layout.parse(choice(Setting.LAYOUT)),
+            return new WriterSettings(format.withCodec(compression), Layout.parse(choice(Setting.LAYOUT)),
                     Align.parse(choice(Setting.ALIGN)), targetBytes);
         }
 

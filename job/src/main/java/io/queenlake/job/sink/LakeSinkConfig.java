@@ -6,6 +6,7 @@ import io.queenlake.format.key.Prefix;
 import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
 import java.io.Serializable;
 import java.time.Duration;
@@ -42,8 +43,8 @@ public final class LakeSinkConfig implements Serializable {
             String brokerUrl, String token, Duration requestTimeout, long stagingBytesInFlight, CrashHook crashHook) {
         this.root = root;
         this.prefix = prefix.value();
-        this.format = settings.format();
-        this.compression = settings.compression();
+        this.format = settings.format().name();
+        this.compression = settings.format().codecName();
         this.layout = settings.layout().wireName();
         this.align = settings.align().wireName();
         this.targetBytes = settings.targetBytes();
@@ -66,7 +67,8 @@ public final class LakeSinkConfig implements Serializable {
     }
 
     public WriterSettings writerSettings() {
-        return new WriterSettings(format, compression, Layout.parse(layout), Align.parse(align), targetBytes);
+        return new WriterSettings(Format.of(format, compression), Layout.parse(layout), Align.parse(align),
+                targetBytes);
     }
 
     public String sinkName() {

@@ -1,5 +1,6 @@
 package io.queenlake.job.verify;
 
+import io.queenlake.format.codec.DecodedRecord;
 import io.queenlake.format.key.NameEscaping;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
@@ -10,6 +11,7 @@ import io.queenlake.format.manifest.ManifestObject;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.format.model.Micros;
+import io.queenlake.format.object.Format;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -198,7 +200,7 @@ public final class LakeChecker {
             bytes += body.length;
             List<DecodedRecord> decoded;
             try {
-                decoded = LakeObjectReader.read(o.key(), body);
+                decoded = Format.readerFor(o.key()).read(o.key(), body);
             } catch (IOException | RuntimeException e) {
                 problems.add("object " + o.key() + " cannot be read back: " + e);
                 continue;

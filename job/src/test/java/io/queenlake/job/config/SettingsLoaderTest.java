@@ -42,9 +42,9 @@ class SettingsLoaderTest {
         SAMPLES.put(Setting.PATH_STYLE, new Sample("true", LakeSettings::pathStyle, true));
         SAMPLES.put(Setting.SSE, new Sample("kms", LakeSettings::sse, "aws:kms"));
         SAMPLES.put(Setting.SSE_KMS_KEY_ID, new Sample("key-1", LakeSettings::sseKmsKeyId, "key-1"));
-        SAMPLES.put(Setting.FORMAT, new Sample("parquet", s -> s.writer().format(), "parquet"));
-        SAMPLES.put(Setting.COMPRESSION, new Sample("gz", s -> s.writer().compression(), "gzip"));
-        SAMPLES.put(Setting.PARQUET_CODEC, new Sample("snappy", s -> s.writer().compression(), "snappy"));
+        SAMPLES.put(Setting.FORMAT, new Sample("parquet", s -> s.writer().format().name(), "parquet"));
+        SAMPLES.put(Setting.COMPRESSION, new Sample("gz", s -> s.writer().format().codecName(), "gzip"));
+        SAMPLES.put(Setting.PARQUET_CODEC, new Sample("snappy", s -> s.writer().format().codecName(), "snappy"));
         SAMPLES.put(Setting.LAYOUT, new Sample("per-partition", s -> s.writer().layout(), Layout.PER_PARTITION));
         SAMPLES.put(Setting.ALIGN, new Sample("day", s -> s.writer().align(), Align.DAY));
         SAMPLES.put(Setting.START, new Sample("beginning", LakeSettings::start, StartMode.EARLIEST));
@@ -141,8 +141,8 @@ class SettingsLoaderTest {
         assertThat(s.prefix().value()).isEqualTo("queen");
         assertThat(s.pathStyle()).isFalse();
         assertThat(s.sse()).isNull();
-        assertThat(s.writer().format()).isEqualTo("jsonl");
-        assertThat(s.writer().compression()).isEqualTo("zstd");
+        assertThat(s.writer().format().name()).isEqualTo("jsonl");
+        assertThat(s.writer().format().codecName()).isEqualTo("zstd");
         assertThat(s.writer().layout()).isEqualTo(Layout.MERGED);
         assertThat(s.writer().align()).isEqualTo(Align.HOUR);
         assertThat(s.start()).isEqualTo(StartMode.LATEST);

@@ -13,6 +13,8 @@ import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.object.Format;
+import io.queenlake.format.parquet.ParquetCodec;
 import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.testutils.FlinkLakeFiles;
 import io.queenlake.job.testutils.FlinkS3ForTests;
@@ -81,13 +83,19 @@ class EveryFormatAndLayoutITCase {
     /** Two cases on {@code s3://} (multipart staging), the rest on {@code file://} (hidden files renamed), to stay quick. */
     static Stream<Arguments> cases() {
         return Stream.of(
-                Arguments.of("jsonl-zstd", "s3", WriterSettings.jsonl(Compression.ZSTD, Layout.MERGED, Align.HOUR, LakeJob.NO_CUT)),
-                Arguments.of("jsonl-gzip", "file", WriterSettings.jsonl(Compression.GZIP, Layout.PER_PARTITION, Align.DAY, LakeJob.NO_CUT)),
-                Arguments.of("jsonl-none", "file", WriterSettings.jsonl(Compression.NONE, Layout.MERGED, Align.NONE, LakeJob.NO_CUT)),
-                Arguments.of("parquet-zstd", "file", WriterSettings.parquet("zstd", Layout.PER_PARTITION, Align.HOUR, LakeJob.NO_CUT)),
-                Arguments.of("parquet-snappy", "s3", WriterSettings.parquet("snappy", Layout.MERGED, Align.DAY, LakeJob.NO_CUT)),
+                Arguments.of("jsonl-zstd", "s3",
+                        new WriterSettings(new Format.Jsonl(Compression.ZSTD), Layout.MERGED, Align.HOUR, LakeJob.NO_CUT)),
+                Arguments.of("jsonl-gzip", "file",
+                        new WriterSettings(new Format.Jsonl(Compression.GZIP), Layout.PER_PARTITION, Align.DAY, LakeJob.NO_CUT)),
+                Arguments.of("jsonl-none", "file",
+                        new WriterSettings(new Format.Jsonl(Compression.NONE), Layout.MERGED, Align.NONE, LakeJob.NO_CUT)),
+                Arguments.of("parquet-zstd", "file",
+                        new WriterSettings(new Format.Parquet(ParquetCodec.ZSTD), Layout.PER_PARTITION, Align.HOUR, LakeJob.NO_CUT)),
+                Arguments.of("parquet-snappy", "s3",
+                        new WriterSettings(new Format.Parquet(ParquetCodec.SNAPPY), Layout.MERGED, Align.DAY, LakeJob.NO_CUT)),
                 // A 2 KiB target cuts every window into several numbered ones.
-                Arguments.of("jsonl-zstd-cut", "file", WriterSettings.jsonl(Compression.ZSTD, Layout.PER_PARTITION, Align.NONE, 2048)));
+                Arguments.of("jsonl-zstd-cut", "file",
+                        new WriterSettings(new Format.Jsonl(Compression.ZSTD), Layout.PER_PARTITION, Align.NONE, 2048)));
     }
 
     @ParameterizedTest(name = "{0} on {1}://")
@@ -108,8 +116,8 @@ class EveryFormatAndLayoutITCase {
         for (String queue : QUEUES) {
             SidecarKeys sidecars = new SidecarKeys(Prefix.DEFAULT, PipelineRig.TENANT, queue);
             Manifest first = ManifestJson.read(files.read(sidecars.manifest(1)));
-            assertThat(first.format()).isEqualTo(writer.format());
-            assertThat(first.compression()).isEqualTo(writer.compression());
+            assertThat(first.format()).isEqualTo(writer.format().name());
+            assertThat(first.compression()).isEqualTo(writer.format().codecName());
             assertThat(first.layout()).isEqualTo(writer.layout());
             assertThat(first.writer()).isEqualTo(writer.describe());
         }
@@ -123,7 +131,7 @@ class EveryFormatAndLayoutITCase {
 
     /** The data key shape of LAKE-FORMAT.md "Keys" for these settings. */
     private static Pattern keyShape(WriterSettings writer) {
-        String ext = writer.format().equals("parquet") ? "parquet" : switch (writer.compression()) {
+        String ext = writer.format() instanceof Format.Parquet ? "parquet" : switch (writer.format().codecName()) {
             case "zstd" -> "jsonl\\.zst";
             case "gzip" -> "jsonl\\.gz";
             default -> "jsonl";
@@ -146,7 +154,7 @@ class EveryFormatAndLayoutITCase {
     private static long duckDbCount(Path lake, WriterSettings writer) throws Exception {
         String base = lake.resolve("queen") + "/tenant=*/queue=*/dt=*/";
         String glob = base + (writer.align().hasHourDirectory() ? "hour=*/" : "") + "*";
-        String from = writer.format().equals("parquet")
+        String from = writer.format() instanceof Format.Parquet
                 ? "read_parquet('" + glob + "')"
                 : "read_json('" + glob + "', format='newline_delimited', columns={partition:'VARCHAR', \"offset\":'BIGINT',"
                         + " transactionId:'VARCHAR', ts:'VARCHAR', payload:'JSON'})";

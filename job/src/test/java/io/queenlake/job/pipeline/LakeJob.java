@@ -3,6 +3,7 @@ package io.queenlake.job.pipeline;
 import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.source.StartMode;
@@ -41,7 +42,8 @@ record LakeJob(
 
     /** JSONL zstd, merged, hour-aligned, parallelism 2, start=earliest, a checkpoint object every 3 windows, no restart. */
     static LakeJob of(String sink, String root, List<String> queues) {
-        return new LakeJob(sink, root, queues, WriterSettings.jsonl(Compression.ZSTD, Layout.MERGED, Align.HOUR, NO_CUT),
+        return new LakeJob(sink, root, queues,
+                new WriterSettings(new Format.Jsonl(Compression.ZSTD), Layout.MERGED, Align.HOUR, NO_CUT),
                 2, StartMode.EARLIEST, 3, 0, null, 0, null);
     }
 

@@ -12,6 +12,7 @@ import io.queenlake.format.key.Prefix;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.testutils.FlinkLakeFiles;
 import io.queenlake.job.testutils.FlinkS3ForTests;
@@ -115,7 +116,7 @@ class LakeSinkCrashITCase {
         TestWindows big = new TestWindows(List.of("big"), 3, 6).withPayloadPadding(2 * 1024 * 1024);
         try (DevBroker broker = DevBroker.start(DevBrokerOptions.builder().build())) {
             LakeSink sink = SinkJobs.sink("s3://lake/multipart", broker.url())
-                    .writerSettings(WriterSettings.jsonl(Compression.NONE, Layout.MERGED, Align.HOUR, 1L << 30))
+                    .writerSettings(new WriterSettings(new Format.Jsonl(Compression.NONE), Layout.MERGED, Align.HOUR, 1L << 30))
                     .crashOnceAt(CrashPoint.MID_STAGING, 2, "crash-multipart").build();
 
             SinkJobs.run(sink, big, 3);

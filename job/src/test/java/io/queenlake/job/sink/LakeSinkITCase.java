@@ -26,6 +26,8 @@ import io.queenlake.format.manifest.LeaseDoc;
 import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
+import io.queenlake.format.object.Format;
+import io.queenlake.format.parquet.ParquetCodec;
 import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.committable.WindowCommittable;
@@ -105,7 +107,7 @@ class LakeSinkITCase {
         String root = dir.toUri().toString() + "local-lake";
         TestWindows world = new TestWindows(List.of("orders", "eu été/1"), 7, 9);
         LakeSink sink = SinkJobs.sink(root, broker.url()).sinkName("local")
-                .writerSettings(WriterSettings.jsonl(Compression.GZIP, Layout.PER_PARTITION, Align.HOUR, 1 << 20))
+                .writerSettings(new WriterSettings(new Format.Jsonl(Compression.GZIP), Layout.PER_PARTITION, Align.HOUR, 1 << 20))
                 .build();
 
         SinkJobs.run(sink, world, 0);
@@ -146,7 +148,7 @@ class LakeSinkITCase {
     void windowsLandOnS3AsParquetThatDuckDbReadsBack() throws Exception {
         TestWindows world = new TestWindows(List.of("orders", "refunds"), 5, 12);
         LakeSink sink = SinkJobs.sink("s3://lake/parquet-run", broker.url()).sinkName("s3run")
-                .writerSettings(WriterSettings.parquet("zstd", Layout.MERGED, Align.HOUR, 1 << 20))
+                .writerSettings(new WriterSettings(new Format.Parquet(ParquetCodec.ZSTD), Layout.MERGED, Align.HOUR, 1 << 20))
                 .build();
 
         SinkJobs.run(sink, world, 0);

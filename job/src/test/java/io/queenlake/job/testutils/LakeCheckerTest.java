@@ -10,6 +10,8 @@ import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.object.Format;
+import io.queenlake.format.parquet.ParquetCodec;
 import io.queenlake.format.window.EncodedObject;
 import io.queenlake.format.window.EncodedWindow;
 import io.queenlake.format.window.WindowEncoder;
@@ -33,11 +35,11 @@ class LakeCheckerTest {
 
     static Stream<WriterSettings> formats() {
         return Stream.of(
-                WriterSettings.jsonl(Compression.ZSTD, Layout.MERGED, Align.HOUR, 1 << 20),
-                WriterSettings.jsonl(Compression.GZIP, Layout.PER_PARTITION, Align.DAY, 1 << 20),
-                WriterSettings.jsonl(Compression.NONE, Layout.MERGED, Align.NONE, 1 << 20),
-                WriterSettings.parquet("zstd", Layout.MERGED, Align.HOUR, 1 << 20),
-                WriterSettings.parquet("snappy", Layout.PER_PARTITION, Align.HOUR, 1 << 20));
+                new WriterSettings(new Format.Jsonl(Compression.ZSTD), Layout.MERGED, Align.HOUR, 1 << 20),
+                new WriterSettings(new Format.Jsonl(Compression.GZIP), Layout.PER_PARTITION, Align.DAY, 1 << 20),
+                new WriterSettings(new Format.Jsonl(Compression.NONE), Layout.MERGED, Align.NONE, 1 << 20),
+                new WriterSettings(new Format.Parquet(ParquetCodec.ZSTD), Layout.MERGED, Align.HOUR, 1 << 20),
+                new WriterSettings(new Format.Parquet(ParquetCodec.SNAPPY), Layout.PER_PARTITION, Align.HOUR, 1 << 20));
     }
 
     @ParameterizedTest
@@ -77,7 +79,7 @@ class LakeCheckerTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("damage")
     void theCheckerNamesEachKindOfDamage(String what, Damage damage, String named) throws IOException {
-        MemoryLake lake = lakeOf(WriterSettings.jsonl(Compression.ZSTD, Layout.MERGED, Align.HOUR, 1 << 20));
+        MemoryLake lake = lakeOf(new WriterSettings(new Format.Jsonl(Compression.ZSTD), Layout.MERGED, Align.HOUR, 1 << 20));
         List<LogRecord> expected = new ArrayList<>(WORLD.expectedRecords(QUEUE));
 
         damage.apply(lake, expected);

@@ -1,4 +1,4 @@
-package io.queenlake.format.window;
+package io.queenlake.format.codec;
 
 import io.queenlake.format.model.LogRecord;
 import java.io.IOException;
@@ -13,25 +13,16 @@ import java.util.List;
  */
 public interface ObjectEncoder {
 
+    /** The implementation's version: in every writer string, and in a Parquet footer's {@code created_by}. */
+    String VERSION = "0.1.0";
+
     /** The implementation name and version every writer string starts with. */
-    String WRITER = "queen-lake/0.1.0";
+    String WRITER = "queen-lake/" + VERSION;
 
     /**
      * Encodes {@code records} into {@code out}. Does not close {@code out}.
      *
      * @param labels what the object belongs to (Parquet puts them in its footer)
      */
-    void encode(List<LogRecord> records, ObjectLabels labels, OutputStream out) throws IOException;
-
-    /** The key extension without the dot: {@code jsonl.zst}, {@code jsonl.gz}, {@code jsonl}, {@code parquet}. */
-    String extension();
-
-    /** The manifest's {@code format}: {@code jsonl} or {@code parquet}. */
-    String format();
-
-    /** The manifest's {@code compression}: {@code zstd|gzip|none} for JSONL, {@code zstd|snappy} for Parquet. */
-    String compression();
-
-    /** The writer string of manifest and intent, e.g. {@code queen-lake/0.1.0 jsonl+zstd}. */
-    String describe();
+    void encode(List<LogRecord> records, Labels labels, OutputStream out) throws IOException;
 }

@@ -1,4 +1,4 @@
-package io.queenlake.job.verify;
+package io.queenlake.format.codec;
 
 import java.util.Arrays;
 import java.util.Objects;
@@ -8,7 +8,7 @@ import java.util.Objects;
  * line's raw {@code payload} text ({@code null} for an empty payload), for Parquet the column's
  * bytes (null when NULL).
  */
-record DecodedRecord(String partition, long offset, String transactionId, long tsMicros, byte[] payload) {
+public record DecodedRecord(String partition, long offset, String transactionId, long tsMicros, byte[] payload) {
 
     public DecodedRecord {
         Objects.requireNonNull(partition, "partition");
