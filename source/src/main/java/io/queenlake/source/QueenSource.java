@@ -18,7 +18,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * A FLIP-27 source that mirrors Queen MQ queue partitions by offset, with watermarks on the
- * broker's clock (DESIGN.md "Time"). This class only assembles the parts: the enumerator
+ * broker's clock (docs/ARCHITECTURE.md "Time"). This class only assembles the parts: the enumerator
  * (discovery, safeTime, leases, presence, start positions), the reader (fetch, frontier, lost
  * ranges) and the serializers.
  *

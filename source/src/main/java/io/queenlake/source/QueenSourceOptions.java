@@ -7,7 +7,7 @@ import io.queenlake.format.manifest.ManifestJson;
  * Every option {@link QueenSource} reads, each defined once with its name, default, range and
  * description (as Kafka's connector keeps its {@code KafkaSourceOptions}): {@link QueenSourceBuilder}
  * takes its defaults from here and refuses what these refuse, and the job's settings list includes
- * each beside its own settings. Defaults and ranges are the reference sink's (queen-s3-notes §2.1).
+ * each beside its own settings. Defaults and ranges are the reference sink's.
  */
 public final class QueenSourceOptions {
 

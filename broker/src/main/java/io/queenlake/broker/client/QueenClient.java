@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The Queen MQ broker routes queen-lake uses (QUEEN-WIRE.md), typed.
+ * The Queen MQ broker routes queen-lake uses (docs/BROKER-API.md), typed.
  *
  * <p>Every method answers for one node; every failure is a {@link QueenException} that says
  * whether it is retriable. Nothing here retries: use {@link RetryPolicy}. Entry errors

@@ -6,7 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 
-/** Renders request bodies exactly as QUEEN-WIRE.md spells them. Raw JSON values are written verbatim. */
+/** Renders request bodies exactly as docs/BROKER-API.md spells them. Raw JSON values are written verbatim. */
 final class WireRequests {
 
     private WireRequests() {}

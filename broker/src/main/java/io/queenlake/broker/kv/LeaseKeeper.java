@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Owns this enumerator's leases {@code s3:<sink>:<queue>:lease} and its presence row
- * {@code s3:<sink>:node=<instance>} (DESIGN.md "Leases and fencing"; notes §2.15).
+ * {@code s3:<sink>:node=<instance>} (docs/ARCHITECTURE.md "Leases and fencing").
  *
  * <p>Each {@link #tick()} (every TTL/3, and once more when a listing adds queues; off the
  * coordinator thread) is one KV round: refresh every

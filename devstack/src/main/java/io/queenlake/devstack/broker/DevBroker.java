@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An in-process broker that answers the Queen MQ routes queen-lake uses ({@code docs/QUEEN-WIRE.md})
+ * An in-process broker that answers the Queen MQ routes queen-lake uses ({@code docs/BROKER-API.md})
  * the way the raft broker does: push with dedup, fetch by offset, discovery with safeTime, KV with
  * preconditions, retention with a sink hold, tenancy and an optional static token. This class only
  * wires the parts together: the state and its journal, the routes, the HTTP server, the retention timer.

@@ -4,7 +4,7 @@ import io.queenlake.broker.client.QueenNames;
 
 /**
  * A queue's retention settings as {@code /api/v1/configure} sets them. With a sink hold, retention
- * also waits for that sink's committed pointer (notes §1.8, §2.8).
+ * also waits for that sink's committed pointer.
  */
 record RetentionOptions(boolean enabled, long seconds, String sinkHold, long sinkHoldMaxSeconds) {
 

@@ -9,7 +9,7 @@ import java.time.format.DateTimeParseException;
 /**
  * One retention pass over every queue that has retention enabled: removes the prefix of each
  * partition stamped before the queue's floor. With a sink hold the floor never passes the sink's
- * committed {@code tEnd} minus 60 s, unless the hold has lasted longer than its maximum (notes §2.8):
+ * committed {@code tEnd} minus 60 s, unless the hold has lasted longer than its maximum:
  * {@code floor = min(now - retention, max(tEnd - 60 s, now - holdMax))}; a sink that never committed
  * (or wrote a non-ISO tEnd) holds up to the maximum. It also forgets transaction ids past the dedup window.
  */

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Broker contract: payload bytes, stamps and safeTime (QUEEN-WIRE.md, common rules and fetch). */
+/** Broker contract: payload bytes, stamps and safeTime (docs/BROKER-API.md, common rules and fetch). */
 class PayloadAndStampContractITCase {
 
     private static BrokerTarget target;

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The manifest's JSON: compact, the fields in LAKE-FORMAT.md's order. The reader accepts what
+ * The manifest's JSON: compact, the fields in docs/LAKE-FORMAT.md's order. The reader accepts what
  * the reference writes, including manifests of queen-s3 1.5 (no {@code tenant}: the default
  * tenant) and stamps as integers or ISO strings.
  */

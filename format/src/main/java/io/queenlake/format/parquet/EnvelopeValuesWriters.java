@@ -11,7 +11,7 @@ import org.apache.parquet.column.values.factory.DefaultV1ValuesWriterFactory;
 import org.apache.parquet.column.values.factory.ValuesWriterFactory;
 
 /**
- * Picks the encoding of each envelope column (notes §2.12): DELTA_BINARY_PACKED for
+ * Picks the encoding of each envelope column: DELTA_BINARY_PACKED for
  * {@code offset} and {@code ts}, which climb within a partition; everything else as parquet-java's
  * PARQUET_1_0 writer would, which with the dictionary enabled on {@code partition} only means
  * PLAIN_DICTIONARY there and PLAIN for {@code transaction_id} and {@code payload}.

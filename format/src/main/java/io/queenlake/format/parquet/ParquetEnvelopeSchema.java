@@ -7,7 +7,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
 
 /**
- * Owns the Parquet envelope schema of the lake contract (LAKE-FORMAT.md, "Parquet"): one row per
+ * Owns the Parquet envelope schema of the lake contract (docs/LAKE-FORMAT.md, "Parquet"): one row per
  * record, no queue or tenant column (readers take them from the Hive directories).
  */
 final class ParquetEnvelopeSchema {

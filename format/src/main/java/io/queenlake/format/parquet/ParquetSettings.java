@@ -14,7 +14,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 /**
  * Every tunable of the Parquet envelope writer, pinned. The bytes of an object depend on these
  * values, so each one is set explicitly here rather than left to a parquet-java default that a
- * library upgrade could move (notes §2.12). Change one and the {@code describe()} string must
+ * library upgrade could move. Change one and the {@code describe()} string must
  * change with it.
  *
  * @param codec ZSTD or SNAPPY

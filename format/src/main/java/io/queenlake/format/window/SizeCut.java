@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * Cuts a window whose weight reaches the target into consecutive windows at record-stamp
- * boundaries (DESIGN.md "Windows"): scan the records in {@code ts} order, keep every group of
+ * boundaries (docs/ARCHITECTURE.md "Windows"): scan the records in {@code ts} order, keep every group of
  * equal {@code ts} together, and cut at the first {@code ts} where the running weight has already
  * reached the target; then start again from zero. The weight of a record is
  * {@link LogRecord#weight()} (its payload bytes, at least one). Cut points depend on the record

@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Every expected line below is written by hand from LAKE-FORMAT.md, never produced by the encoder. */
+/** Every expected line below is written by hand from docs/LAKE-FORMAT.md, never produced by the encoder. */
 class JsonlGoldenLinesTest {
 
     /** 2026-10-03T06:37:37.501942Z. */

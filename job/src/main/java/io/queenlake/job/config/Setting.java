@@ -9,7 +9,7 @@ import org.apache.flink.configuration.ConfigOptions;
 
 /**
  * Every setting of the job, in the README's order, with the reference sink's name, default and
- * range (queen-s3-notes §2.1). Each entry holds its one {@link SettingSpec}: the source's options
+ * range. Each entry holds its one {@link SettingSpec}: the source's options
  * come from {@link QueenSourceOptions} (which {@code QueenSourceBuilder} checks against), the
  * window operator's from {@link WindowOptions}, and the rest are defined here. An entry yields its
  * three spellings: the environment variable ({@code QUEEN_S3_QUEUES}), the job argument

@@ -14,7 +14,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The job graph, and nothing else: QueenSource -> keyBy(queue) -> broker-clock windows -> the
- * two-phase lake sink (DESIGN.md "Topology"). One tenant per job, so the queue alone is the key.
+ * two-phase lake sink (docs/ARCHITECTURE.md "The job graph"). One tenant per job, so the queue alone is the key.
  * Operator uids are fixed: savepoints taken by one release restore into the next.
  */
 public final class LakePipeline {

@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * The commit pointer of each queue, read once per queue per instance: where window numbering
- * continues when Flink has no state for the queue (DESIGN.md "Restore"). Retriable broker failures
+ * continues when Flink has no state for the queue (docs/ARCHITECTURE.md "Restore"). Retriable broker failures
  * are retried with the {@link RetryPolicy}; a terminal one fails with one sentence naming the queue
  * and the broker, and a pointer that cannot be decoded with the
  * {@link io.queenlake.broker.kv.UnreadableDocumentException}'s. It only reads; the committer is the

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Per queue (the key), buffers records into epoch-aligned windows of the broker clock and emits
  * each window, size-cut and numbered, when a real watermark passes its last millisecond
- * (DESIGN.md "Windows", "Stopping, draining, and late records", "Restore").
+ * (docs/ARCHITECTURE.md "Windows", "Restore").
  *
  * <p>It owns, in keyed state: the records of each open window (a list per window start, so heap
  * and RocksDB both append cheaply), one event-time timer per open window, the last window number

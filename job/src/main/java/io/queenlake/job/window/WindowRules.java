@@ -7,7 +7,7 @@ import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.source.SettingSpec;
 
 /**
- * The window grid on the broker clock (DESIGN.md "Windows"), pure: epoch-aligned tumbling windows
+ * The window grid on the broker clock (docs/ARCHITECTURE.md "Windows"), pure: epoch-aligned tumbling windows
  * of {@code QUEEN_S3_MAX_WINDOW_MS} whose bounds are whole milliseconds, so a window holds exactly
  * the records with {@code tStart*1000 <= ts_us < tEnd*1000}; and when a broker-time watermark
  * closes one. The operator only calls these; nothing here reads a clock.

@@ -129,7 +129,7 @@ class EveryFormatAndLayoutITCase {
                 log.values().stream().mapToLong(List::size).sum(), QUEUES.size(), windows, data.size());
     }
 
-    /** The data key shape of LAKE-FORMAT.md "Keys" for these settings. */
+    /** The data key shape of docs/LAKE-FORMAT.md "Keys" for these settings. */
     private static Pattern keyShape(WriterSettings writer) {
         String ext = writer.format() instanceof Format.Parquet ? "parquet" : switch (writer.format().codecName()) {
             case "zstd" -> "jsonl\\.zst";

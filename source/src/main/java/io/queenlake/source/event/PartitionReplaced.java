@@ -10,7 +10,7 @@ import org.apache.flink.api.connector.source.SourceEvent;
  * before the new split is assigned; a reader that does not own {@link #oldSplitId()} ignores it.
  *
  * <p>The reader finishes the old split and reports its unread offsets up to {@link #lastOffset()}
- * as lost, on the first record of the new incarnation (DESIGN.md "Loss is never silent").
+ * as lost, on the first record of the new incarnation (docs/ARCHITECTURE.md "Time").
  *
  * @param queue the queue
  * @param partition the partition name both incarnations share

@@ -3,7 +3,7 @@ package io.queenlake.source.reader;
 /**
  * How many payload bytes one split asks the broker for per fetch: a part of a window of that
  * partition's broker time ({@link #WINDOWS_PER_ASK}), so that a backfill's round brings a slice of
- * every partition and the pause one window ahead of the watermark (DESIGN.md "Windows") bounds what
+ * every partition and the pause one window ahead of the watermark (docs/ARCHITECTURE.md "Windows") bounds what
  * is in flight, not the broker's answer size. It learns the partition's payload bytes per broker microsecond from the
  * records the split read, counting only whole stamp groups (records of one push share a stamp, and
  * an answer may end inside one).

@@ -119,7 +119,7 @@ final class SplitCursor {
         return listed && !gone && !needsSeek() && readableThrough != UNKNOWN && nextOffset <= readableThrough;
     }
 
-    /** Its last read stamp is more than one window ahead of the reader's watermark (DESIGN.md "Windows"). */
+    /** Its last read stamp is more than one window ahead of the reader's watermark (docs/ARCHITECTURE.md "Windows"). */
     boolean aheadOfWatermark(long watermarkMillis, long maxWindowMs) {
         return watermarkMillis != Long.MIN_VALUE
                 && lastFetchedTs != Long.MIN_VALUE

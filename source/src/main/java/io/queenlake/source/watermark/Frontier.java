@@ -6,7 +6,7 @@ import java.util.OptionalLong;
 
 /**
  * The broker-time frontier of one source reader: per split, how far the broker's clock is known to
- * be complete, and from that the reader's watermark (DESIGN.md "Time"). Pure: events in, one answer
+ * be complete, and from that the reader's watermark (docs/ARCHITECTURE.md "Time"). Pure: events in, one answer
  * out; the split reader feeds it and nothing else computes a watermark.
  *
  * <p>Rules, each in broker microseconds:

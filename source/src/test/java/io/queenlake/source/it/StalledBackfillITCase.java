@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * DESIGN.md "Windows": a backfill keeps buffered state near one window, also when the broker is
+ * docs/ARCHITECTURE.md "Windows": a backfill keeps buffered state near one window, also when the broker is
  * slow. Two readers backfill a long log while the broker holds back the first fetch answer of one
  * of them for a few seconds (as a broker in a long garbage collection does); the windows a window
  * operator downstream of both readers holds open stay a few, not the log.

@@ -61,7 +61,7 @@ class QueenSourceReaderTest {
                 .satisfies(s -> assertThat(s.partitionId()).isEqualTo(partitionId));
     }
 
-    /** The DESIGN.md promise for a frontier F in microseconds: W = floor((F + 1) / 1000) - 1. */
+    /** The docs/ARCHITECTURE.md promise for a frontier F in microseconds: W = floor((F + 1) / 1000) - 1. */
     private static long watermarkFor(long frontierMicros) {
         return Math.floorDiv(frontierMicros + 1, 1000L) - 1;
     }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A backfill (a long log read from its start) against DESIGN.md "Windows": what the reader hands
+ * A backfill (a long log read from its start) against docs/ARCHITECTURE.md "Windows": what the reader hands
  * out above its watermark, the records a window operator downstream holds open, stays near one
  * window of broker time over all partitions, whatever the length of the log.
  */

@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Where one queue starts, decided once when the queue is first found without Flink state and kept
- * in the enumerator state so a restore never decides again (DESIGN.md "Restore").
+ * in the enumerator state so a restore never decides again (docs/ARCHITECTURE.md "Restore").
  *
  * <p>The rules, per partition of the queue's first complete pass:
  *
