@@ -143,6 +143,9 @@ public final class LakeChecker {
             if (walk.last != null && m.tStart() < walk.last.tEnd()) {
                 problems.add("window " + k + " starts at " + m.tStart() + ", before window " + walk.last.k()
                         + " ends at " + walk.last.tEnd() + ": windows overlap");
+            } else if (walk.last != null && m.tStart() > walk.last.tEnd() && !startsAtItsBoundary(m)) {
+                problems.add("window " + k + " starts at " + m.tStart() + ", after window " + walk.last.k()
+                        + " ends at " + walk.last.tEnd() + " with no hour or day boundary at its start: windows must tile");
             }
             List<String> keys = m.objects().stream().map(ManifestObject::key).sorted().toList();
             if (keys.isEmpty()) {
@@ -283,5 +286,14 @@ public final class LakeChecker {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * Windows tile: a window may start after the one before ended only at the alignment boundary
+     * (the hour, or the day) its first record falls in, when that boundary lies in between.
+     */
+    private static boolean startsAtItsBoundary(Manifest m) {
+        return m.tStart() <= m.minTs()
+                && (m.tStart() == Micros.hourFloor(m.minTs()) || m.tStart() == Micros.dayFloor(m.minTs()));
     }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
@@ -42,7 +43,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It owns, in keyed state: the records of each open window (a list per window start, so heap
  * and RocksDB both append cheaply), one event-time timer per open window, the last window number
- * {@code k}, the commit pointer's {@code tEnd} below which records are dropped, the resume position
+ * {@code k} and where that window ended (the next one starts there: windows tile), the commit
+ * pointer's {@code tEnd} below which records are dropped, the resume position
  * of every partition, and the buffered payload bytes. Not Flink's WindowOperator, because:
  *
  * <ul>
@@ -69,6 +71,7 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
     private transient InternalTimerService<Long> timers;
     private transient ValueState<Long> lastK;
     private transient ValueState<Long> pointerEnd;
+    private transient ValueState<Long> lastEnd;
     private transient ValueState<Long> buffered;
     private transient MapState<String, CheckpointDoc.Position> positions;
     private transient PointerRestore pointers;
@@ -85,6 +88,7 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
         bufferedDescriptor = new ValueStateDescriptor<>("buffered-bytes", LongSerializer.INSTANCE);
         lastK = getPartitionedState(new ValueStateDescriptor<>("last-k", LongSerializer.INSTANCE));
         pointerEnd = getPartitionedState(new ValueStateDescriptor<>("pointer-tend", LongSerializer.INSTANCE));
+        lastEnd = getPartitionedState(new ValueStateDescriptor<>("last-tend", LongSerializer.INSTANCE));
         buffered = getPartitionedState(bufferedDescriptor);
         positions = getPartitionedState(new MapStateDescriptor<>(
                 "resume-positions", StringSerializer.INSTANCE, ResumePositionSerializer.INSTANCE));
@@ -178,7 +182,7 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
         }
         WindowBounds grid = WindowRules.startingAt(gridStart, settings.maxWindowMs());
         long k = lastK.value();
-        List<WindowInput> windows = WindowSlicer.slice(settings.tenant(), queue, Math.max(grid.tStart(), floor),
+        List<WindowInput> windows = WindowSlicer.slice(settings.tenant(), queue, tStart(k, grid, floor, records),
                 grid.tEnd(), records, k + 1, settings.targetBytes());
         for (WindowInput window : windows) {
             positions.putAll(ResumePositions.after(window.records()));
@@ -190,6 +194,22 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
                     queue, window.k(), window.records().size(), window.tStart(), window.tEnd());
         }
         lastK.update(k + windows.size());
+        lastEnd.update(windows.get(windows.size() - 1).tEnd());
+    }
+
+    /** The start of the window made of a closed grid window's records: where the queue's last one ended. */
+    private long tStart(long k, WindowBounds grid, long floor, List<QueueRecord> records) throws Exception {
+        Long previous = lastEnd.value();
+        if (previous == null && k > 0) {
+            // State written before windows tiled knows k but not where window k ended.
+            return Math.max(grid.tStart(), floor);
+        }
+        long firstTs = Long.MAX_VALUE;
+        for (QueueRecord r : records) {
+            firstTs = Math.min(firstTs, r.record().tsMicros());
+        }
+        return WindowRules.tiledStart(previous == null ? OptionalLong.empty() : OptionalLong.of(previous), firstTs,
+                settings.align());
     }
 
     @Override
@@ -207,6 +227,7 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
             lastK.update(committed.map(Committed::k).orElse(0L));
             if (committed.isPresent()) {
                 pointerEnd.update(committed.get().tEnd());
+                lastEnd.update(committed.get().tEnd());
                 LOG.info("queue '{}' continues from the commit pointer: next window k={}, records below tEnd={} dropped",
                         queue, committed.get().k() + 1, committed.get().tEnd());
             }

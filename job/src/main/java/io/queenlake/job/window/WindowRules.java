@@ -5,12 +5,13 @@ import io.queenlake.format.model.Micros;
 import io.queenlake.format.model.WindowBounds;
 import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.source.SettingSpec;
+import java.util.OptionalLong;
 
 /**
  * The window grid on the broker clock (docs/ARCHITECTURE.md "Windows"), pure: epoch-aligned tumbling windows
- * of {@code QUEEN_S3_MAX_WINDOW_MS} whose bounds are whole milliseconds, so a window holds exactly
- * the records with {@code tStart*1000 <= ts_us < tEnd*1000}; and when a broker-time watermark
- * closes one. The operator only calls these; nothing here reads a clock.
+ * of {@code QUEEN_S3_MAX_WINDOW_MS} whose bounds are whole milliseconds, so a grid window holds
+ * exactly the records with {@code tStart*1000 <= ts_us < tEnd*1000}; when a broker-time watermark
+ * closes one; and where the lake window made of it starts, so that windows tile. The operator only calls these; nothing here reads a clock.
  */
 public final class WindowRules {
 
@@ -51,6 +52,24 @@ public final class WindowRules {
     public static WindowBounds bounds(long tsMicros, long sizeMs, Align align) {
         validate(sizeMs, align);
         return startingAt(Math.floorDiv(Math.floorDiv(tsMicros, 1000L), sizeMs) * sizeMs * 1000L, sizeMs);
+    }
+
+    /**
+     * Where a window starts, so that a queue's windows tile the time line: where the window before
+     * it ended, unless an alignment boundary lies between that end and the window's first record
+     * (then at that boundary, so no window crosses its hour or day); a queue's first window starts
+     * at the alignment floor of its first record ({@code align=none}: at that record's stamp).
+     *
+     * @param previousEnd {@code tEnd} of the queue's window before (or its commit pointer's), if any
+     * @param firstTsMicros the stamp of the window's first record
+     */
+    public static long tiledStart(OptionalLong previousEnd, long firstTsMicros, Align align) {
+        long floor = switch (align) {
+            case HOUR -> Micros.hourFloor(firstTsMicros);
+            case DAY -> Micros.dayFloor(firstTsMicros);
+            case NONE -> previousEnd.orElse(firstTsMicros);
+        };
+        return previousEnd.isPresent() ? Math.max(previousEnd.getAsLong(), floor) : floor;
     }
 
     /** The grid window starting at {@code tStartMicros} (a value {@link #bounds} returned). */

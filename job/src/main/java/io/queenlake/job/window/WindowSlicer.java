@@ -27,7 +27,7 @@ final class WindowSlicer {
     private WindowSlicer() {}
 
     /**
-     * @param tStart the window start: the grid start, or the commit pointer's tEnd when that is later
+     * @param tStart the window start ({@link WindowRules#tiledStart}): where the queue's last window ended
      * @param tEnd the grid end
      * @param records every record of the window, all stamped in {@code [tStart, tEnd)}
      */

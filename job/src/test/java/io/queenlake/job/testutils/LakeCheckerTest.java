@@ -73,7 +73,9 @@ class LakeCheckerTest {
                 Arguments.of("a record in two objects", (Damage) (lake, expected) -> lake.rewriteManifest(2, m ->
                         withObjects(m, concat(m, lake.manifest(1)))), "and again in"),
                 Arguments.of("overlapping windows", (Damage) (lake, expected) -> lake.rewriteManifest(2, m ->
-                        shifted(m, -1)), "windows overlap"));
+                        shifted(m, -1)), "windows overlap"),
+                Arguments.of("a gap between windows", (Damage) (lake, expected) -> lake.rewriteManifest(2, m ->
+                        shifted(m, 1)), "windows must tile"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -196,6 +196,24 @@ class LakeWindowOperatorTest {
     }
 
     @Test
+    void windowsTileAcrossEmptyGridCellsAndStartAgainAtTheNextHour() throws Exception {
+        try (var h = harness(settings("tile", 1 << 20, 0))) {
+            h.open();
+            push(h, record("orders", "a", 0, T0 + 3 * W + 10, "1"));
+            push(h, record("orders", "a", 1, T0 + 7 * W + 10, "2"));
+            long nextHour = T0 + 60 * W;
+            push(h, record("orders", "a", 2, nextHour + 2 * W + 10, "3"));
+            h.processWatermark(new Watermark((nextHour + 3 * W) / 1000 - 1));
+            List<ClosedWindow> out = h.extractOutputValues();
+            assertThat(out).extracting(ClosedWindow::k).containsExactly(1L, 2L, 3L);
+            assertThat(out).extracting(w -> w.window().tStart())
+                    .as("the first at its hour, the next where it ended, the third at the hour between")
+                    .containsExactly(T0, T0 + 4 * W, nextHour);
+            assertThat(out).extracting(w -> w.window().tEnd()).containsExactly(T0 + 4 * W, T0 + 8 * W, nextHour + 3 * W);
+        }
+    }
+
+    @Test
     void theSizeCutNumbersSlicesConsecutivelyAndTheNextWindowContinues() throws Exception {
         try (var h = harness(settings("cut", 250, 0))) {
             h.open();

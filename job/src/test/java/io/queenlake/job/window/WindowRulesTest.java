@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.temporal.ChronoUnit;
+import java.util.OptionalLong;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -121,5 +122,53 @@ class WindowRulesTest {
         WindowRules.validate(420_000, Align.NONE);
         assertThat(WindowRules.bounds(420_000_000L * 3 + 5, 420_000, Align.NONE))
                 .isEqualTo(new WindowBounds(420_000_000L * 3, 420_000_000L * 4));
+    }
+
+    private static final long HOUR = 3_600_000_000L;
+    /** 2026-10-03T06:00Z: an hour boundary six hours into its day. */
+    private static final long SIX_AM = 1_791_007_200_000_000L;
+
+    @Test
+    void aQueuesFirstWindowStartsAtTheAlignmentFloorOfItsFirstRecord() {
+        long first = SIX_AM + 37 * 60_000_000L + 123;
+        assertThat(WindowRules.tiledStart(OptionalLong.empty(), first, Align.HOUR)).isEqualTo(SIX_AM);
+        assertThat(WindowRules.tiledStart(OptionalLong.empty(), first, Align.DAY)).isEqualTo(SIX_AM - 6 * HOUR);
+        assertThat(WindowRules.tiledStart(OptionalLong.empty(), first, Align.NONE)).isEqualTo(first);
+    }
+
+    @Test
+    void aWindowStartsWhereTheWindowBeforeItEndedAcrossEmptyGridCells() {
+        long previousEnd = SIX_AM + 5 * 60_000_000L;
+        long first = SIX_AM + 40 * 60_000_000L;
+        for (Align align : Align.values()) {
+            assertThat(WindowRules.tiledStart(OptionalLong.of(previousEnd), first, align)).as("%s", align)
+                    .isEqualTo(previousEnd);
+        }
+    }
+
+    @Test
+    void aWindowStartsAtTheBoundaryThatLiesBetweenThePreviousEndAndItsFirstRecord() {
+        long previousEnd = SIX_AM - 5 * 60_000_000L;
+        long first = SIX_AM + 20 * 60_000_000L;
+        assertThat(WindowRules.tiledStart(OptionalLong.of(previousEnd), first, Align.HOUR)).isEqualTo(SIX_AM);
+        assertThat(WindowRules.tiledStart(OptionalLong.of(previousEnd), first, Align.DAY)).isEqualTo(previousEnd);
+        assertThat(WindowRules.tiledStart(OptionalLong.of(previousEnd), first, Align.NONE)).isEqualTo(previousEnd);
+    }
+
+    @Test
+    void aTiledWindowNeverCrossesItsHourWhateverThePreviousEnd() {
+        Random random = new Random(SEED + 3);
+        for (int i = 0; i < 20_000; i++) {
+            long size = HOUR_DIVISORS[random.nextInt(HOUR_DIVISORS.length)];
+            long first = 1_700_000_000_000_000L + (long) (random.nextDouble() * 30L * 24 * HOUR);
+            long previousEnd = first - 1 - (long) (random.nextDouble() * 3 * HOUR);
+            long start = WindowRules.tiledStart(OptionalLong.of(previousEnd), first, Align.HOUR);
+            long end = WindowRules.bounds(first, size, Align.HOUR).tEnd();
+            assertThat(start).as("seed %d, first %d, previous end %d", SEED + 3, first, previousEnd)
+                    .isLessThanOrEqualTo(first)
+                    .isGreaterThanOrEqualTo(previousEnd)
+                    .isEqualTo(Math.max(previousEnd, first - Math.floorMod(first, HOUR)));
+            assertThat(Math.floorDiv(end - 1, HOUR)).isEqualTo(Math.floorDiv(start, HOUR));
+        }
     }
 }
