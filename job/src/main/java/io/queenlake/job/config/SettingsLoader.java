@@ -6,9 +6,8 @@ import io.queenlake.format.model.Layout;
 import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.window.WindowRules;
+import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.source.StartMode;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -210,16 +209,10 @@ public final class SettingsLoader {
                     Align.parse(choice(Setting.ALIGN)), targetBytes);
         }
 
+        /** The name given, or one drawn now for this job (QueenSourceOptions.defaultInstance()). */
         private String instance() {
             String value = text(Setting.INSTANCE);
-            if (value == null) {
-                try {
-                    return "queen-lake@" + InetAddress.getLocalHost().getHostName();
-                } catch (UnknownHostException e) {
-                    return "queen-lake@unknown-host";
-                }
-            }
-            return value;
+            return value == null ? QueenSourceOptions.defaultInstance() : value;
         }
 
         /** The raw text in force, or null. */

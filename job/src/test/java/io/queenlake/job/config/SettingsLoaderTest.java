@@ -155,7 +155,9 @@ class SettingsLoaderTest {
         assertThat(s.leaseTtlMs()).isEqualTo(30_000);
         assertThat(s.checkpointEvery()).isEqualTo(20);
         assertThat(s.multipartThresholdMb()).isEqualTo(64);
-        assertThat(s.instance()).startsWith("queen-lake@");
+        assertThat(s.instance()).matches("queen-lake@.+/[0-9a-f]{8}");
+        assertThat(s.source().config().instance()).as("drawn once, when the job is built").isEqualTo(s.instance());
+        assertThat(load(REQUIRED, Map.of()).instance()).as("another job").isNotEqualTo(s.instance());
         assertThat(s.queenUrl()).isEqualTo("http://localhost:6632");
         assertThat(s.queenToken()).isNull();
         assertThat(s.tenant()).isEqualTo("00000000-0000-0000-0000-000000000001");

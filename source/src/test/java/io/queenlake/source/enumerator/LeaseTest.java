@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Leases and presence against the dev broker: one mirror per sink and queue, a restart's take-over,
- * two jobs under one name, release.
+ * two jobs on one queue, release.
  */
 class LeaseTest {
 
@@ -74,10 +74,11 @@ class LeaseTest {
 
     @Test
     void aRestartOfTheSameJobTakesItsLeaseBackWithinTwoRefreshIntervalsAndTheOldIncarnationFails() throws Throwable {
-        QueenSourceConfig job = rig.config(b -> b.instance("node-a").leaseTtlMs(6_000));
+        // One source built once, as Flink restores it: its default instance name was drawn at build time.
+        QueenSourceConfig job = rig.config(b -> b.instance(null).leaseTtlMs(6_000));
         Node old = node(job); // then it stops refreshing: its JobManager died without releasing
         LeaseDoc before = lease();
-        assertThat(before.instance()).isEqualTo(job.instance());
+        assertThat(before.instance()).isEqualTo(job.instance()).matches("queen-lake@.+/[0-9a-f]{8}");
 
         Node restarted = node(job);
         long firstRound = System.currentTimeMillis();
@@ -99,6 +100,27 @@ class LeaseTest {
                 .isInstanceOf(FlinkRuntimeException.class)
                 .hasMessageContaining("queue 'orders'")
                 .hasMessageContaining("held by instance " + job.instance() + " (incarnation " + after.incarnation() + ")");
+    }
+
+    @Test
+    void twoJobsWithTheDefaultInstanceNeverBothHoldTheQueue() throws Throwable {
+        QueenSourceConfig firstJob = rig.config(b -> b.instance(null));
+        QueenSourceConfig secondJob = rig.config(b -> b.instance(null));
+        assertThat(firstJob.instance()).isNotEqualTo(secondJob.instance());
+        Node first = node(firstJob);
+        Node second = node(secondJob);
+
+        for (int round = 0; round < 30; round++) { // 3 s: three lease TTLs
+            Thread.sleep(100);
+            first.context.leaseRound();
+            second.context.leaseRound();
+            assertThat(first.enumerator.queueStatus()).as("round %d", round).containsEntry("orders", LeaseStatus.MINE);
+            assertThat(second.enumerator.queueStatus()).as("round %d", round)
+                    .containsEntry("orders", LeaseStatus.heldBy(firstJob.instance()));
+        }
+        second.context.discoveryRun();
+        assertThat(second.context.allSplits()).isEmpty();
+        assertThat(lease().instance()).isEqualTo(firstJob.instance());
     }
 
     @Test
