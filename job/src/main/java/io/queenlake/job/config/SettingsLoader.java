@@ -29,6 +29,11 @@ import org.apache.flink.configuration.ReadableConfig;
  * accepted spellings, a window size that does not divide the alignment, a bad prefix, an endpoint
  * with a path, {@code QUEEN_S3_PARTITIONS} in any spelling, an access key without its secret or the
  * reverse, an unknown job argument or {@code queen.*} Flink key.
+ *
+ * <p>A secret ({@code QUEEN_S3_SECRET_KEY}, {@code QUEEN_TOKEN}) may also come from the file its
+ * {@code _FILE} variable names, at the environment's place ({@link SecretFiles}); one given as a job
+ * argument is visible to every user of the host, which {@link LakeSettings#argumentSecretsWarning()}
+ * says.
  */
 public final class SettingsLoader {
 
@@ -48,6 +53,7 @@ public final class SettingsLoader {
     public static LakeSettings load(Map<String, String> env, String[] args, ReadableConfig flinkConf) {
         refusePartitions(env, flinkConf);
         refuseUnknownKeys(flinkConf);
+        SecretFiles.refuseBoth(env);
         Map<Setting, String> fromArgs = JobArguments.parse(args);
         Map<Setting, String> raw = new EnumMap<>(Setting.class);
         Map<Setting, Origin> origins = new EnumMap<>(Setting.class);
@@ -61,6 +67,10 @@ public final class SettingsLoader {
             if (isBlank(value)) {
                 value = env.get(s.envName());
                 origin = Origin.ENVIRONMENT;
+            }
+            if (isBlank(value) && s.secret()) {
+                value = SecretFiles.read(s, env);
+                origin = Origin.FILE;
             }
             if (isBlank(value)) {
                 value = s.defaultValue();
