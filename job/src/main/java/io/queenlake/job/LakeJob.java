@@ -45,6 +45,7 @@ public final class LakeJob {
         }
         LOG.info(settings.describe());
         LOG.info("queen-lake settings precedence: {}", LakeSettings.precedence());
+        settings.argumentSecretsWarning().ifPresent(LOG::warn);
         List<String> notInCluster = LakeFileSystem.missingFromCluster(env.getConfiguration(), settings);
         if (!notInCluster.isEmpty()) {
             LOG.warn("The Flink configuration lacks or differs on {}: the task managers' S3 file system reads s3.*"

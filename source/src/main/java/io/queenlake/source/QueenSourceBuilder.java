@@ -2,8 +2,6 @@ package io.queenlake.source;
 
 import io.queenlake.broker.client.BrokerUrl;
 import io.queenlake.source.enumerator.start.LakeRoot;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -65,6 +63,10 @@ public final class QueenSourceBuilder {
         return this;
     }
 
+    /**
+     * This job's name in leases ({@code QUEEN_S3_INSTANCE}); unset draws
+     * {@link QueenSourceOptions#defaultInstance()} once, in {@link #build()}.
+     */
     public QueenSourceBuilder instance(String instance) {
         this.instance = instance;
         return this;
@@ -113,7 +115,7 @@ public final class QueenSourceBuilder {
 
     public QueenSource build() {
         sanityCheck();
-        String name = instance == null || instance.isBlank() ? defaultInstance() : instance;
+        String name = instance == null || instance.isBlank() ? QueenSourceOptions.defaultInstance() : instance;
         return new QueenSource(new QueenSourceConfig(BrokerUrl.normalize(brokerUrl), token, tenant, queues, sink,
                 name, start, safeGuardMs, discoveryIntervalMs, fetchConcurrency, leaseTtlMs, maxWindowMs,
                 lakeRoot, requestTimeoutMs));
@@ -154,14 +156,6 @@ public final class QueenSourceBuilder {
         }
         if (lakeRoot != null && !lakeRoot.isBlank()) {
             LakeRoot.parse(lakeRoot);
-        }
-    }
-
-    private static String defaultInstance() {
-        try {
-            return "queen-lake@" + InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "queen-lake@unknown-host";
         }
     }
 }

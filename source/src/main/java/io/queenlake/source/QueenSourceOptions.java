@@ -2,6 +2,9 @@ package io.queenlake.source;
 
 import io.queenlake.broker.client.QueenNames;
 import io.queenlake.format.manifest.ManifestJson;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.security.SecureRandom;
 
 /**
  * Every option {@link QueenSource} reads, each defined once with its name, default, range and
@@ -10,6 +13,8 @@ import io.queenlake.format.manifest.ManifestJson;
  * each beside its own settings. Defaults and ranges are the reference sink's.
  */
 public final class QueenSourceOptions {
+
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     public static final SettingSpec QUEUES = SettingSpec.queues("QUEEN_S3_QUEUES").required()
             .allowed("* for every queue of the tenant, a,b, or a JSON array [\"a\",\"b\"]")
@@ -53,12 +58,13 @@ public final class QueenSourceOptions {
             .description("Lease and presence TTL; refreshed every TTL/3.")
             .build();
 
-    /** Unset gives {@code queen-lake@<host>} ({@link QueenSourceBuilder}). */
+    /** Unset gives {@link #defaultInstance()}, drawn when the source is built. */
     public static final SettingSpec INSTANCE = SettingSpec.text("QUEEN_S3_INSTANCE")
             .rule(name -> name.length() <= 128 && name.chars().noneMatch(ch -> ch < 0x20 || ch == 0x7f),
                     "is too long or has control characters")
             .allowed("1 to 128 printable characters")
-            .description("This job's name in leases; unset gives queen-lake@<host>.")
+            .description("This job's name in leases; unset gives queen-lake@<host>/<id>, with an id drawn when the job"
+                    + " is built (kept across its restarts, new for each submission).")
             .build();
 
     public static final SettingSpec QUEEN_URL = SettingSpec.text("QUEEN_URL").defaultValue("http://localhost:6632")
@@ -71,6 +77,26 @@ public final class QueenSourceOptions {
             .allowed("the bare token, with a read-write role")
             .description("Bearer token for the broker; never logged.")
             .build();
+
+    /**
+     * A new default instance name, {@code queen-lake@<host>/<8 lowercase hex digits>}, for a job whose
+     * {@link #INSTANCE} is unset. Drawn once when the job's graph is built, it travels inside the
+     * source in the job graph: every restart Flink makes of that graph (a task or global failover,
+     * a JobManager failover that recovers the persisted graph) runs under the same name and so takes
+     * back the leases its earlier incarnation left, while a second job (another submission, even of
+     * the same jar with the same settings, on the same host or in the same session cluster) draws
+     * another and waits for the first one's leases. The host alone named every job of a host alike;
+     * Flink's job id is not known when the graph is built and the enumerator is not told it.
+     */
+    public static String defaultInstance() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "unknown-host";
+        }
+        return "queen-lake@" + host + "/" + String.format("%08x", RANDOM.nextInt());
+    }
 
     /** The tenant of a broker without tenancy, the default of {@link #QUEEN_TENANT}. */
     public static final String DEFAULT_TENANT = ManifestJson.DEFAULT_TENANT;

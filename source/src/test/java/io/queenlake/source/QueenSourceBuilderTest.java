@@ -36,6 +36,20 @@ class QueenSourceBuilderTest {
     }
 
     @Test
+    void anUnsetInstanceIsDrawnOncePerBuildAndTheSourceKeepsItThroughSerialization() throws Exception {
+        QueenSource source = valid().instance(null).build();
+        String drawn = source.config().instance();
+        assertThat(drawn).matches("queen-lake@[^/]+/[0-9a-f]{8}");
+
+        // How Flink ships the source to the JobManager and recovers it: the name travels with it.
+        QueenSource shipped = org.apache.flink.util.InstantiationUtil.clone(source);
+        assertThat(shipped.config().instance()).isEqualTo(drawn);
+        assertThat(valid().instance(" ").build().config().instance()).as("another job's build draws another")
+                .startsWith(drawn.substring(0, drawn.indexOf('/') + 1)).isNotEqualTo(drawn);
+        assertThat(valid().build().config().instance()).isEqualTo("lake-a");
+    }
+
+    @Test
     void everyRangeEdgeIsAccepted() {
         QueenSourceConfig config = valid().safeGuardMs(0).discoveryIntervalMs(3_600_000).fetchConcurrency(256)
                 .leaseTtlMs(1_000).maxWindowMs(86_400_000).requestTimeoutMs(100).sink("eu.lake_2")

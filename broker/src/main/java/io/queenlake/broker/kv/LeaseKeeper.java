@@ -30,11 +30,18 @@ import org.slf4j.LoggerFactory;
  * <p>Each {@link #tick()} (every TTL/3, and once more when a listing adds queues; off the
  * coordinator thread) is one KV round: refresh every
  * held lease with {@code expect} = the held version, try every free or due queue with
- * {@code putIfAbsent}, take over at once a lease of this same instance name left by an earlier
- * incarnation, and write the presence row (which also moves an idle broker's safeTime). A queue
- * held by another instance is tried again after a TTL. A refresh that loses its precondition is a
- * verdict, not an error: {@link LeaseLostException}. Ticks and the release are serialised on this
- * object, so a refresh never races the release.
+ * {@code putIfAbsent}, and write the presence row (which also moves an idle broker's safeTime). A
+ * queue held by another instance is tried again after a TTL. A refresh that loses its
+ * precondition is a verdict, not an error: {@link LeaseLostException}. Ticks and the release are
+ * serialised on this object, so a refresh never races the release.
+ *
+ * <p>A lease of this same instance name with another incarnation is taken over only once it has
+ * stopped moving: its version unchanged for {@link #staleAfterMs()} (one and a half refresh
+ * intervals, TTL/2) on this keeper's clock, so at the second round after it was first seen. A live
+ * incarnation refreshes it every interval, so a lease that stands still was left by an earlier
+ * life of this job (a restart whose predecessor could not release it); one that moves belongs to
+ * a second job run under the same name and is left to it, as another instance's would be.
+ * Until the verdict the queue is pending (a restart does not run ahead of the queue it takes back).
  *
  * <p>It never decides what to read; it only says who holds what.
  */
@@ -51,7 +58,7 @@ public final class LeaseKeeper {
     private final LongSupplier clockMs;
     private final long sinceMs;
 
-    private final Map<String, Slot> slots = new HashMap<>();
+    private final Map<String, LeaseSlot> slots = new HashMap<>();
     private volatile Set<String> wanted = Set.of();
     private long presenceVersion;
     private boolean closed;
@@ -88,6 +95,15 @@ public final class LeaseKeeper {
         return Math.max(100, ttlMs / 3);
     }
 
+    /**
+     * How long a lease of this instance name held by another incarnation must stand still before it
+     * is taken over: one and a half refresh intervals. A live holder writes a new version every
+     * interval, so it would have to miss a refresh by half an interval to look stopped.
+     */
+    public long staleAfterMs() {
+        return refreshIntervalMs() + refreshIntervalMs() / 2;
+    }
+
     /** The queues to hold from now on (any thread); a queue no longer wanted is released at the next tick. */
     public void want(Collection<String> queues) {
         wanted = Set.copyOf(queues);
@@ -108,7 +124,7 @@ public final class LeaseKeeper {
         ops.add(new KvOp.Put(SinkKeys.NAMESPACE, keys.presence(instance), doc(), ttl(), KvExpect.any(), false));
         opQueues.add(null);
         for (String queue : new LinkedHashSet<>(want)) {
-            Slot slot = slots.computeIfAbsent(queue, q -> new Slot());
+            LeaseSlot slot = slots.computeIfAbsent(queue, q -> new LeaseSlot());
             if (slot.status.mine()) {
                 ops.add(new KvOp.Put(SinkKeys.NAMESPACE, keys.lease(queue), doc(), ttl(), KvExpect.version(slot.version), false));
                 opQueues.add(queue);
@@ -117,7 +133,7 @@ public final class LeaseKeeper {
                 opQueues.add(queue);
             }
         }
-        for (Map.Entry<String, Slot> e : slots.entrySet()) {
+        for (Map.Entry<String, LeaseSlot> e : slots.entrySet()) {
             if (!want.contains(e.getKey()) && e.getValue().status.mine()) {
                 ops.add(new KvOp.Delete(SinkKeys.NAMESPACE, keys.lease(e.getKey()), KvExpect.version(e.getValue().version), false));
                 opQueues.add(e.getKey());
@@ -153,7 +169,7 @@ public final class LeaseKeeper {
             }
             return;
         }
-        Slot slot = slots.get(queue);
+        LeaseSlot slot = slots.get(queue);
         if (op instanceof KvOp.Delete) {
             slots.remove(queue);
             LOG.info("released the lease of queue '{}' (no longer mirrored)", queue);
@@ -181,12 +197,15 @@ public final class LeaseKeeper {
         if (holder.get().instance().equals(instance)) {
             if (holder.get().incarnation().equals(incarnation)) {
                 slot.mine(written.version()); // our own earlier try whose answer was lost
-            } else {
+            } else if (slot.standsStill(written.version(), now, staleAfterMs())) {
                 takeOver.add(queue);
                 versions.put(queue, written.version());
+            } else if (slot.moved) {
+                heldBySameName(queue, slot, holder.get(), now);
             }
             return;
         }
+        slot.forget();
         if (!slot.status.equals(LeaseStatus.heldBy(holder.get().instance()))) {
             LOG.info("queue '{}' is held by instance {}: not mirrored here; trying again every {} ms",
                     queue, holder.get().instance(), ttlMs);
@@ -195,7 +214,25 @@ public final class LeaseKeeper {
         slot.retryAtMs = now + ttlMs;
     }
 
-    /** A lease of this instance name left by an earlier incarnation (a restart) is taken over at once. */
+    /**
+     * A lease of this instance name whose version moved while this keeper watched it: another live
+     * incarnation refreshes it, so it is left alone as another instance's lease would be.
+     */
+    private void heldBySameName(String queue, LeaseSlot slot, LeaseDoc holder, long now) {
+        if (!slot.status.equals(LeaseStatus.heldBy(instance))) {
+            LOG.warn("queue '{}' is held by instance {} (incarnation {}), the name this job runs under (incarnation {}),"
+                    + " and that incarnation is alive (it refreshed the lease within {} ms): not mirrored here;"
+                    + " two jobs share QUEEN_S3_INSTANCE={}: give each its own or leave it unset; trying again every {} ms",
+                    queue, instance, holder.incarnation(), incarnation, staleAfterMs(), instance, ttlMs);
+        }
+        slot.status = LeaseStatus.heldBy(instance);
+        slot.retryAtMs = now + ttlMs;
+    }
+
+    /**
+     * Takes over, with {@code expect} = the version that stood still, the leases of this instance
+     * name that an earlier incarnation stopped refreshing.
+     */
     private void takeOver(List<String> queues, Map<String, Long> versions, long now) {
         if (queues.isEmpty()) {
             return;
@@ -210,10 +247,11 @@ public final class LeaseKeeper {
             for (int i = from; i < to; i++) {
                 String queue = queues.get(i);
                 KvResult.Written written = (KvResult.Written) results.get(i - from);
-                Slot slot = slots.get(queue);
+                LeaseSlot slot = slots.get(queue);
                 if (written.applied()) {
                     slot.mine(written.version());
-                    LOG.info("took over the lease of queue '{}' from an earlier incarnation of instance {}", queue, instance);
+                    LOG.info("took over the lease of queue '{}' from an earlier incarnation of instance {}: it had not"
+                            + " refreshed it for at least {} ms", queue, instance, staleAfterMs());
                 } else {
                     slot.status = LeaseStatus.PENDING;
                     slot.retryAtMs = now;
@@ -230,9 +268,15 @@ public final class LeaseKeeper {
                     + instance + " refreshed it (a stall longer than the lease TTL of " + ttlMs
                     + " ms): the job fails so that its restart takes the queue again from the commit pointer");
         }
-        return new LeaseLostException(queue, "the lease " + key + " of queue '" + queue + "' is now held by instance "
-                + holder.get().instance() + " (incarnation " + holder.get().incarnation() + "), not by " + instance
-                + " (incarnation " + incarnation + "): stop the other job or give the two jobs different sink names");
+        String held = "the lease " + key + " of queue '" + queue + "' is now held by instance " + holder.get().instance()
+                + " (incarnation " + holder.get().incarnation() + "), not by " + instance + " (incarnation " + incarnation
+                + ")";
+        if (holder.get().instance().equals(instance)) {
+            return new LeaseLostException(queue, held + ": another incarnation of this instance name took it over after"
+                    + " this one had not refreshed it for " + staleAfterMs() + " ms (a stall, or a second job run with"
+                    + " the same QUEEN_S3_INSTANCE: give each job its own or leave it unset)");
+        }
+        return new LeaseLostException(queue, held + ": stop the other job or give the two jobs different sink names");
     }
 
     private static Optional<LeaseDoc> holder(KvResult.Written written) {
@@ -264,7 +308,7 @@ public final class LeaseKeeper {
         }
         closed = true;
         List<KvOp> ops = new ArrayList<>();
-        for (Map.Entry<String, Slot> e : slots.entrySet()) {
+        for (Map.Entry<String, LeaseSlot> e : slots.entrySet()) {
             if (e.getValue().status.mine()) {
                 ops.add(new KvOp.Delete(SinkKeys.NAMESPACE, keys.lease(e.getKey()), KvExpect.version(e.getValue().version), false));
             }
@@ -294,21 +338,9 @@ public final class LeaseKeeper {
     private synchronized LeaseView view(Optional<RuntimeException> failure) {
         Map<String, LeaseStatus> statuses = new HashMap<>();
         for (String queue : wanted) {
-            Slot slot = slots.get(queue);
+            LeaseSlot slot = slots.get(queue);
             statuses.put(queue, slot == null ? LeaseStatus.PENDING : slot.status);
         }
         return new LeaseView(statuses, failure);
-    }
-
-    /** One queue's lease as this keeper holds it. */
-    private static final class Slot {
-        LeaseStatus status = LeaseStatus.PENDING;
-        long version;
-        long retryAtMs;
-
-        void mine(long version) {
-            this.status = LeaseStatus.MINE;
-            this.version = version;
-        }
     }
 }

@@ -7,34 +7,21 @@ import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.KvExpiry;
 import io.queenlake.broker.client.KvOp;
 import io.queenlake.broker.client.RawJson;
-import io.queenlake.devstack.broker.DevBroker;
-import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.LeaseDoc;
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Every read and move of the commit pointer, and the one rule for a pointer that does not decode. */
 class CommitPointersTest {
 
-    private static DevBroker broker;
-    private static HttpQueenClient client;
+    @RegisterExtension
+    static final DevBrokerExtension BROKER = new DevBrokerExtension();
 
-    @BeforeAll
-    static void start() throws IOException {
-        broker = DevBroker.start(DevBrokerOptions.builder().build());
-        client = HttpQueenClient.builder().baseUrl(broker.url().toString()).build();
-    }
-
-    @AfterAll
-    static void stop() {
-        broker.close();
-    }
+    private final HttpQueenClient client = BROKER.client();
 
     @Test
     void aQueueThatNeverCommittedHasNoPointerAtVersionZero() {
@@ -103,7 +90,7 @@ class CommitPointersTest {
         assertThat(pointers.lease("odd")).hasValueSatisfying(row -> assertThat(row.holder()).isEmpty());
     }
 
-    private static void put(String sink, String queue, String json) {
+    private void put(String sink, String queue, String json) {
         client.kv(List.of(KvOp.upsert(SinkKeys.NAMESPACE, new SinkKeys(sink).committed(queue), RawJson.of(json),
                 KvExpiry.forever())));
     }

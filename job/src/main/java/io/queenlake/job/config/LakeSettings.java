@@ -9,6 +9,7 @@ import io.queenlake.source.QueenSource;
 import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.source.StartMode;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,6 +108,27 @@ public record LakeSettings(
     /** Where {@code setting}'s value in force came from. */
     public Origin originOf(Setting setting) {
         return origins.getOrDefault(setting, Origin.DEFAULT);
+    }
+
+    /**
+     * One warning line when a secret came from a job argument ({@code --secret-key},
+     * {@code --queen-token}): a command line is readable by every user of the host ({@code ps}) and
+     * kept in shell histories. Empty when every secret came from elsewhere or is unset.
+     */
+    public Optional<String> argumentSecretsWarning() {
+        List<Setting> given = Arrays.stream(Setting.values())
+                .filter(s -> s.secret() && originOf(s) == Origin.ARGUMENT).toList();
+        if (given.isEmpty()) {
+            return Optional.empty();
+        }
+        StringJoiner names = new StringJoiner(" and ");
+        StringJoiner instead = new StringJoiner(" or ");
+        for (Setting s : given) {
+            names.add(s.envName() + " (--" + s.argName() + ")");
+            instead.add(s.envName() + " / " + SecretFiles.variable(s));
+        }
+        return Optional.of(names + (given.size() == 1 ? " comes" : " come") + " from a job argument, which every user"
+                + " of the host can read in the process list: set " + instead + " in the job's environment instead.");
     }
 
     /** The job name Flink shows: the queues it mirrors. */

@@ -5,6 +5,8 @@ public enum Origin {
     ARGUMENT,
     FLINK_CONFIGURATION,
     ENVIRONMENT,
+    /** A secret read from the file its {@code _FILE} variable names (never beside the variable itself). */
+    FILE,
     DEFAULT;
 
     /** The source of {@code setting}'s value, in words, for one-line messages. */
@@ -13,6 +15,7 @@ public enum Origin {
             case ARGUMENT -> "(job argument --" + setting.argName() + ")";
             case FLINK_CONFIGURATION -> "(Flink configuration " + setting.flinkKey() + ")";
             case ENVIRONMENT -> "(environment)";
+            case FILE -> "(file named by " + SecretFiles.variable(setting) + ")";
             case DEFAULT -> "(default)";
         };
     }
@@ -23,6 +26,7 @@ public enum Origin {
             case ARGUMENT -> "arg";
             case FLINK_CONFIGURATION -> "flink";
             case ENVIRONMENT -> "env";
+            case FILE -> "file";
             case DEFAULT -> "default";
         };
     }

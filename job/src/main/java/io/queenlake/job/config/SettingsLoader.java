@@ -6,9 +6,8 @@ import io.queenlake.format.model.Layout;
 import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.window.WindowRules;
+import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.source.StartMode;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -30,6 +29,11 @@ import org.apache.flink.configuration.ReadableConfig;
  * accepted spellings, a window size that does not divide the alignment, a bad prefix, an endpoint
  * with a path, {@code QUEEN_S3_PARTITIONS} in any spelling, an access key without its secret or the
  * reverse, an unknown job argument or {@code queen.*} Flink key.
+ *
+ * <p>A secret ({@code QUEEN_S3_SECRET_KEY}, {@code QUEEN_TOKEN}) may also come from the file its
+ * {@code _FILE} variable names, at the environment's place ({@link SecretFiles}); one given as a job
+ * argument is visible to every user of the host, which {@link LakeSettings#argumentSecretsWarning()}
+ * says.
  */
 public final class SettingsLoader {
 
@@ -49,6 +53,7 @@ public final class SettingsLoader {
     public static LakeSettings load(Map<String, String> env, String[] args, ReadableConfig flinkConf) {
         refusePartitions(env, flinkConf);
         refuseUnknownKeys(flinkConf);
+        SecretFiles.refuseBoth(env);
         Map<Setting, String> fromArgs = JobArguments.parse(args);
         Map<Setting, String> raw = new EnumMap<>(Setting.class);
         Map<Setting, Origin> origins = new EnumMap<>(Setting.class);
@@ -62,6 +67,10 @@ public final class SettingsLoader {
             if (isBlank(value)) {
                 value = env.get(s.envName());
                 origin = Origin.ENVIRONMENT;
+            }
+            if (isBlank(value) && s.secret()) {
+                value = SecretFiles.read(s, env);
+                origin = Origin.FILE;
             }
             if (isBlank(value)) {
                 value = s.defaultValue();
@@ -210,16 +219,10 @@ public final class SettingsLoader {
                     Align.parse(choice(Setting.ALIGN)), targetBytes);
         }
 
+        /** The name given, or one drawn now for this job (QueenSourceOptions.defaultInstance()). */
         private String instance() {
             String value = text(Setting.INSTANCE);
-            if (value == null) {
-                try {
-                    return "queen-lake@" + InetAddress.getLocalHost().getHostName();
-                } catch (UnknownHostException e) {
-                    return "queen-lake@unknown-host";
-                }
-            }
-            return value;
+            return value == null ? QueenSourceOptions.defaultInstance() : value;
         }
 
         /** The raw text in force, or null. */

@@ -18,7 +18,8 @@ public final class SettingsTable {
         for (Setting s : Setting.values()) {
             String def = s.defaultValue() != null ? "`" + s.defaultValue() + "`" : s.required() ? "**required**" : "unset";
             table.add("| `" + s.envName() + "` | `--" + s.argName() + "` | `" + s.flinkKey() + "` | " + def + " | "
-                    + s.allowed().replace("|", "\\|") + " | " + s.description() + (s.secret() ? " Secret." : "") + " |");
+                    + s.allowed().replace("|", "\\|") + " | " + s.description()
+                    + (s.secret() ? " Secret: or `" + SecretFiles.variable(s) + "` names a file holding it." : "") + " |");
         }
         return table.toString();
     }

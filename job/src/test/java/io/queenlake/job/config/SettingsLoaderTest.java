@@ -1,12 +1,16 @@
 package io.queenlake.job.config;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
 import io.queenlake.source.StartMode;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +20,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -155,7 +160,9 @@ class SettingsLoaderTest {
         assertThat(s.leaseTtlMs()).isEqualTo(30_000);
         assertThat(s.checkpointEvery()).isEqualTo(20);
         assertThat(s.multipartThresholdMb()).isEqualTo(64);
-        assertThat(s.instance()).startsWith("queen-lake@");
+        assertThat(s.instance()).matches("queen-lake@.+/[0-9a-f]{8}");
+        assertThat(s.source().config().instance()).as("drawn once, when the job is built").isEqualTo(s.instance());
+        assertThat(load(REQUIRED, Map.of()).instance()).as("another job").isNotEqualTo(s.instance());
         assertThat(s.queenUrl()).isEqualTo("http://localhost:6632");
         assertThat(s.queenToken()).isNull();
         assertThat(s.tenant()).isEqualTo("00000000-0000-0000-0000-000000000001");
@@ -319,6 +326,114 @@ class SettingsLoaderTest {
             assertThat(line).contains(setting.envName() + "=");
         }
         assertThat(s.toString()).doesNotContain("very-secret");
+    }
+
+    @Test
+    void aSecretIsReadFromTheFileItsFileVariableNamesWithOneTrailingNewlineStripped(@TempDir Path dir)
+            throws IOException {
+        Map<String, String> env = new HashMap<>(REQUIRED);
+        env.put("QUEEN_S3_ACCESS_KEY", "AKIAPUBLIC");
+        env.put("QUEEN_S3_SECRET_KEY_FILE", file(dir, "secret-key", "very-secret-key\n").toString());
+        env.put("QUEEN_TOKEN_FILE", file(dir, "token", "very-secret-token\r\n").toString());
+        LakeSettings s = load(env, Map.of());
+        assertThat(s.secretKey()).isEqualTo("very-secret-key");
+        assertThat(s.queenToken()).isEqualTo("very-secret-token");
+        assertThat(s.originOf(Setting.SECRET_KEY)).isEqualTo(Origin.FILE);
+        assertThat(s.originOf(Setting.QUEEN_TOKEN)).isEqualTo(Origin.FILE);
+        assertThat(s.describe()).doesNotContain("very-secret")
+                .contains("QUEEN_S3_SECRET_KEY=(set) [file]", "QUEEN_TOKEN=(set) [file]");
+        assertThat(s.argumentSecretsWarning()).isEmpty();
+        env.put("QUEEN_TOKEN_FILE", file(dir, "bare", "bare-token").toString());
+        assertThat(load(env, Map.of()).queenToken()).as("no newline at all").isEqualTo("bare-token");
+    }
+
+    @Test
+    void anArgumentOrAFlinkKeyBeatsTheFileAndAnArgumentIsWarnedAbout(@TempDir Path dir) throws IOException {
+        Map<String, String> env = new HashMap<>(REQUIRED);
+        env.put("QUEEN_TOKEN_FILE", file(dir, "token", "from-file\n").toString());
+        assertThat(load(env, Map.of("queen.token", "from-flink")).queenToken()).isEqualTo("from-flink");
+        LakeSettings s = load(env, Map.of(), "--queen-token", "from-arg");
+        assertThat(s.queenToken()).isEqualTo("from-arg");
+        assertThat(s.argumentSecretsWarning()).hasValueSatisfying(w -> assertThat(w)
+                .startsWith("QUEEN_TOKEN (--queen-token) comes from a job argument, which every user of the host can"
+                        + " read in the process list: set QUEEN_TOKEN / QUEEN_TOKEN_FILE in the job's environment")
+                .doesNotContain("from-arg").doesNotContain("\n"));
+        LakeSettings both = load(REQUIRED, Map.of(), "--access-key", "AK", "--secret-key", "hush", "--queen-token", "t");
+        assertThat(both.argumentSecretsWarning()).hasValueSatisfying(w -> assertThat(w)
+                .startsWith("QUEEN_S3_SECRET_KEY (--secret-key) and QUEEN_TOKEN (--queen-token) come from a job argument")
+                .doesNotContain("hush"));
+        assertThat(load(with("QUEEN_TOKEN", "t"), Map.of()).argumentSecretsWarning()).isEmpty();
+    }
+
+    /** Stands for a file holding the byte 0xff, which no UTF-8 text has. */
+    private static final String NOT_UTF8 = "<0xff>";
+
+    static Stream<Arguments> secretFileRefusals() {
+        return Stream.of(
+                Arguments.of("a missing file", null, "names a file that cannot be read (no such file): mount the"
+                        + " secret there, readable by the job's user, or unset QUEEN_TOKEN_FILE."),
+                Arguments.of("an empty file", "", "names an empty file: write QUEEN_TOKEN there"),
+                Arguments.of("a lone newline", "\n", "names an empty file"),
+                Arguments.of("two trailing newlines", "hush\n\n", "names a file that holds more than the secret"),
+                Arguments.of("a second line", "hush\nhush-again\n", "names a file that holds more than the secret"),
+                Arguments.of("a leading space", " hush", "names a file that holds more than the secret"),
+                Arguments.of("bytes that are not UTF-8", NOT_UTF8, "names a file that is not UTF-8 text"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("secretFileRefusals")
+    void aSecretFileThatIsNotTheSecretAloneIsRefusedInOneLineNamingTheVariableAndThePath(String name, String content,
+            String message, @TempDir Path dir) throws IOException {
+        Path path = dir.resolve("token");
+        if (content != null) {
+            Files.write(path, content.equals(NOT_UTF8) ? new byte[] {(byte) 0xff, 'h'} : content.getBytes(UTF_8));
+        }
+        Map<String, String> env = new HashMap<>(REQUIRED);
+        env.put("QUEEN_TOKEN_FILE", path.toString());
+        assertThatThrownBy(() -> load(env, Map.of()))
+                .as(name)
+                .isInstanceOf(SettingsException.class)
+                .hasMessageStartingWith("QUEEN_TOKEN_FILE='" + path + "' (environment) ")
+                .hasMessageContaining(message)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n").doesNotContain("hush"));
+    }
+
+    @Test
+    void aSecretFileThatIsADirectoryOrTooBigIsRefused(@TempDir Path dir) throws IOException {
+        Map<String, String> env = new HashMap<>(REQUIRED);
+        env.put("QUEEN_S3_ACCESS_KEY", "AK");
+        env.put("QUEEN_S3_SECRET_KEY_FILE", dir.toString());
+        assertThatThrownBy(() -> load(env, Map.of())).isInstanceOf(SettingsException.class)
+                .hasMessageStartingWith("QUEEN_S3_SECRET_KEY_FILE='" + dir + "' (environment) names a file that cannot"
+                        + " be read (");
+        Path big = dir.resolve("big");
+        Files.write(big, new byte[SecretFiles.MAX_BYTES + 1]);
+        env.put("QUEEN_S3_SECRET_KEY_FILE", big.toString());
+        assertThatThrownBy(() -> load(env, Map.of())).isInstanceOf(SettingsException.class)
+                .hasMessage("QUEEN_S3_SECRET_KEY_FILE='" + big + "' (environment) names a file over 65536 bytes, too"
+                        + " big to be QUEEN_S3_SECRET_KEY: name the file that holds the secret alone.");
+    }
+
+    @Test
+    void aSecretGivenBothItselfAndAsAFileIsRefusedWithoutEchoingIt(@TempDir Path dir) throws IOException {
+        Map<String, String> env = new HashMap<>(REQUIRED);
+        env.put("QUEEN_TOKEN", "hush");
+        env.put("QUEEN_TOKEN_FILE", file(dir, "token", "hush\n").toString());
+        assertThatThrownBy(() -> load(env, Map.of(), "--queen-token", "hush"))
+                .isInstanceOf(SettingsException.class)
+                .hasMessage("QUEEN_TOKEN and QUEEN_TOKEN_FILE are both set (environment): set one of them, the secret"
+                        + " itself or the path of a file holding it.");
+        env.remove("QUEEN_TOKEN");
+        env.put("QUEEN_S3_SECRET_KEY_FILE", file(dir, "secret", "hush\n").toString());
+        assertThatThrownBy(() -> load(env, Map.of()))
+                .as("the pairing rule names the file, not the secret")
+                .hasMessageStartingWith("QUEEN_S3_SECRET_KEY is set (file named by QUEEN_S3_SECRET_KEY_FILE) but"
+                        + " QUEEN_S3_ACCESS_KEY is not")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("hush"));
+    }
+
+    private static Path file(Path dir, String name, String content) throws IOException {
+        return Files.writeString(dir.resolve(name), content);
     }
 
     @Test

@@ -18,7 +18,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Leases and presence against the dev broker: one mirror per sink and queue, take-over, release. */
+/**
+ * Leases and presence against the dev broker: one mirror per sink and queue, a restart's take-over,
+ * two jobs on one queue, release.
+ */
 class LeaseTest {
 
     private static final SinkKeys KEYS = new SinkKeys("test");
@@ -70,20 +73,71 @@ class LeaseTest {
     }
 
     @Test
-    void theSameInstanceWithANewIncarnationTakesOverAtOnceAndTheOldOneFails() throws Throwable {
-        Node old = node("node-a");
-        LeaseDoc before = LeaseDoc.fromJson(rig.get(KEYS.lease("orders")).orElseThrow().value().utf8());
+    void aRestartOfTheSameJobTakesItsLeaseBackWithinTwoRefreshIntervalsAndTheOldIncarnationFails() throws Throwable {
+        // One source built once, as Flink restores it: its default instance name was drawn at build time.
+        QueenSourceConfig job = rig.config(b -> b.instance(null).leaseTtlMs(6_000));
+        Node old = node(job); // then it stops refreshing: its JobManager died without releasing
+        LeaseDoc before = lease();
+        assertThat(before.instance()).isEqualTo(job.instance()).matches("queen-lake@.+/[0-9a-f]{8}");
 
-        Node restarted = node("node-a");
+        Node restarted = node(job);
+        long firstRound = System.currentTimeMillis();
+        assertThat(restarted.enumerator.queueStatus()).as("the old incarnation may be alive")
+                .containsEntry("orders", LeaseStatus.PENDING);
+        assertThat(restarted.context.allSplits()).isEmpty();
 
-        assertThat(restarted.enumerator.queueStatus()).containsEntry("orders", LeaseStatus.MINE);
-        LeaseDoc after = LeaseDoc.fromJson(rig.get(KEYS.lease("orders")).orElseThrow().value().utf8());
-        assertThat(after.instance()).isEqualTo("node-a");
+        pollUntilMine(restarted);
+
+        long took = System.currentTimeMillis() - firstRound;
+        assertThat(took).as("not at once, but once it stood still for 1.5 refresh intervals (3 s), well before"
+                + " the 6 s TTL ran out").isBetween(2_000L, 5_000L);
+        LeaseDoc after = lease();
+        assertThat(after.instance()).isEqualTo(job.instance());
         assertThat(after.incarnation()).matches("[0-9a-f]{16}").isNotEqualTo(before.incarnation());
+        restarted.context.discoveryRun();
+        assertThat(restarted.context.allSplits()).hasSize(1);
         assertThatThrownBy(old.context::leaseRound)
                 .isInstanceOf(FlinkRuntimeException.class)
                 .hasMessageContaining("queue 'orders'")
-                .hasMessageContaining("held by instance node-a (incarnation " + after.incarnation() + ")");
+                .hasMessageContaining("held by instance " + job.instance() + " (incarnation " + after.incarnation() + ")");
+    }
+
+    @Test
+    void twoJobsWithTheDefaultInstanceNeverBothHoldTheQueue() throws Throwable {
+        QueenSourceConfig firstJob = rig.config(b -> b.instance(null));
+        QueenSourceConfig secondJob = rig.config(b -> b.instance(null));
+        assertThat(firstJob.instance()).isNotEqualTo(secondJob.instance());
+        Node first = node(firstJob);
+        Node second = node(secondJob);
+
+        for (int round = 0; round < 30; round++) { // 3 s: three lease TTLs
+            Thread.sleep(100);
+            first.context.leaseRound();
+            second.context.leaseRound();
+            assertThat(first.enumerator.queueStatus()).as("round %d", round).containsEntry("orders", LeaseStatus.MINE);
+            assertThat(second.enumerator.queueStatus()).as("round %d", round)
+                    .containsEntry("orders", LeaseStatus.heldBy(firstJob.instance()));
+        }
+        second.context.discoveryRun();
+        assertThat(second.context.allSplits()).isEmpty();
+        assertThat(lease().instance()).isEqualTo(firstJob.instance());
+    }
+
+    @Test
+    void twoLiveJobsGivenOneInstanceNameNeverBothHoldTheQueue() throws Throwable {
+        Node first = node("shared-name");
+        Node second = node("shared-name");
+        String incarnation = lease().incarnation();
+
+        for (int round = 0; round < 30; round++) {
+            Thread.sleep(100);
+            first.context.leaseRound();
+            second.context.leaseRound();
+            assertThat(first.enumerator.queueStatus()).as("round %d", round).containsEntry("orders", LeaseStatus.MINE);
+            assertThat(second.enumerator.queueStatus().get("orders").mine()).as("round %d", round).isFalse();
+        }
+        assertThat(second.enumerator.queueStatus()).containsEntry("orders", LeaseStatus.heldBy("shared-name"));
+        assertThat(lease().incarnation()).isEqualTo(incarnation);
     }
 
     @Test
@@ -138,8 +192,16 @@ class LeaseTest {
         }
     }
 
+    private LeaseDoc lease() {
+        return LeaseDoc.fromJson(rig.get(KEYS.lease("orders")).orElseThrow().value().utf8());
+    }
+
     private Node node(String instance) throws Throwable {
-        QueenSourceConfig config = rig.config(b -> b.instance(instance));
+        return node(rig.config(b -> b.instance(instance)));
+    }
+
+    private Node node(QueenSourceConfig config) throws Throwable {
+        String instance = config.instance();
         RecordingContext context = rig.context(1);
         context.register(0);
         QueenSplitEnumerator enumerator = rig.start(config, context, QueenEnumState.empty());
