@@ -103,9 +103,6 @@ public final class CommitPointers {
         if (row.isEmpty()) {
             return ObservedPointer.absent();
         }
-        if (row.get().value().isNull()) {
-            return new ObservedPointer(Optional.empty(), row.get().version());
-        }
         try {
             return new ObservedPointer(Optional.of(Committed.fromJson(row.get().value().utf8())), row.get().version());
         } catch (RuntimeException unreadable) {
@@ -124,7 +121,11 @@ public final class CommitPointers {
         }
         List<Optional<KvRow>> rows = new ArrayList<>(keyList.size());
         for (int i = 0; i < keyList.size(); i++) {
-            rows.add(((KvResult.Got) results.get(i)).row());
+            if (!(results.get(i) instanceof KvResult.Got got)) {
+                throw new IllegalStateException("the broker at " + client.broker() + " answered a KV get of "
+                        + keyList.get(i) + " with " + results.get(i) + ": check that QUEEN_URL points at a Queen broker");
+            }
+            rows.add(got.row());
         }
         return rows;
     }

@@ -8,7 +8,6 @@ import io.queenlake.broker.client.KvResult;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.client.RawJson;
-import io.queenlake.broker.kv.SinkKeys;
 import io.queenlake.format.manifest.LeaseDoc;
 import java.security.SecureRandom;
 import java.util.ArrayList;

@@ -5,9 +5,10 @@ import java.util.Optional;
 
 /**
  * The commit pointer of one queue as this job last read or wrote it, with the KV version a
- * conditional write must expect. An unreadable pointer is absent, but its version is kept (as the
- * reference does), so the next write still cannot overwrite a document it did not see.
+ * conditional write must expect, so the next write cannot overwrite a document it did not see.
+ * (A pointer that does not decode is never observed: {@link UnreadableDocumentException}.)
  *
+ * @param pointer empty only when the key does not exist
  * @param version 0 when the key does not exist
  */
 public record ObservedPointer(Optional<Committed> pointer, long version) {

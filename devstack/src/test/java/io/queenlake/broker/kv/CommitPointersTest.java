@@ -57,13 +57,11 @@ class CommitPointersTest {
     }
 
     @Test
-    void aStoredNullIsNoPointerButKeepsItsVersionSoAMoveCannotSkipIt() {
+    void aStoredNullIsNoPointerEitherAndIsNeverTakenForAbsent() {
         put("nulled", "orders", "null");
-        ObservedPointer observed = new CommitPointers(client, "nulled").read("orders");
-        assertThat(observed.pointer()).isEmpty();
-        assertThat(observed.version()).isPositive();
-        assertThat(new CommitPointers(client, "nulled")
-                .move("orders", ObservedPointer.absent(), new Committed(1, 1, "m", 1, 1, 1)).applied()).isFalse();
+        assertThatThrownBy(() -> new CommitPointers(client, "nulled").read("orders"))
+                .isInstanceOf(UnreadableDocumentException.class)
+                .hasMessageStartingWith("the commit pointer s3:nulled:orders:committed of queue 'orders'");
     }
 
     @Test

@@ -12,7 +12,8 @@ import java.util.OptionalLong;
  * the lease, and the broker's safeTime; {@link #line()} renders it. Lag is the broker's safeTime
  * minus the pointer's {@code tEnd}: how far the lake's committed edge is behind the broker's clock.
  *
- * @param pointerVersion 0 when the pointer does not exist (so an empty {@code pointer} with a version is unreadable)
+ * @param pointerVersion the pointer's KV version, 0 when it does not exist (a pointer that does not
+ *     decode never gets here: the status line says what {@code UnreadableDocumentException} says)
  * @param leaseExpiresAtMicros when the lease lapses unless refreshed, on the broker's clock
  */
 record QueueStatus(String queue, Optional<Committed> pointer, long pointerVersion, Optional<LeaseDoc> lease,
@@ -30,8 +31,6 @@ record QueueStatus(String queue, Optional<Committed> pointer, long pointerVersio
             Committed p = pointer.get();
             line.append("k=").append(p.k()).append(" tEnd=").append(Micros.render(p.tEnd()))
                     .append(" (window k holds ").append(p.records()).append(" records, ").append(p.bytes()).append(" bytes)");
-        } else if (pointerVersion != 0) {
-            line.append("commit pointer unreadable (KV version ").append(pointerVersion).append(")");
         } else {
             line.append("nothing committed yet (no commit pointer)");
         }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * The layering of the production modules (docs/ARCHITECTURE.md "Modules"): format <- broker <-
  * source <- job, with devstack beside source, used by the job's command line only. Each rule fails
  * the build when a class imports against the arrows, or speaks to the broker outside its module.
+ * (bench/ depends on every module and is on no other module's class path, so nothing can import it.)
  */
 class ProductionCodeArchitectureTest {
 
@@ -47,7 +48,7 @@ class ProductionCodeArchitectureTest {
         noClasses().that().resideInAPackage("io.queenlake.format..")
                 .should().dependOnClassesThat().resideInAnyPackage(
                         "io.queenlake.broker..", "io.queenlake.source..", "io.queenlake.job..",
-                        "io.queenlake.devstack..", "io.queenlake.bench..")
+                        "io.queenlake.devstack..")
                 .check(production);
     }
 
@@ -55,7 +56,7 @@ class ProductionCodeArchitectureTest {
     void theBrokerModuleDependsOnTheFormatOnly() {
         noClasses().that().resideInAPackage("io.queenlake.broker..")
                 .should().dependOnClassesThat().resideInAnyPackage(
-                        "io.queenlake.source..", "io.queenlake.job..", "io.queenlake.devstack..", "io.queenlake.bench..")
+                        "io.queenlake.source..", "io.queenlake.job..", "io.queenlake.devstack..")
                 .check(production);
     }
 
@@ -63,7 +64,7 @@ class ProductionCodeArchitectureTest {
     void theSourceNeverReachesTheJobOrTheDevStack() {
         noClasses().that().resideInAPackage("io.queenlake.source..")
                 .should().dependOnClassesThat().resideInAnyPackage(
-                        "io.queenlake.job..", "io.queenlake.devstack..", "io.queenlake.bench..")
+                        "io.queenlake.job..", "io.queenlake.devstack..")
                 .check(production);
     }
 
@@ -71,7 +72,7 @@ class ProductionCodeArchitectureTest {
     void theDevStackServesTheJobAndIsNeverServedByIt() {
         noClasses().that().resideInAPackage("io.queenlake.devstack..")
                 .should().dependOnClassesThat().resideInAnyPackage(
-                        "io.queenlake.source..", "io.queenlake.job..", "io.queenlake.bench..")
+                        "io.queenlake.source..", "io.queenlake.job..")
                 .check(production);
     }
 
@@ -91,7 +92,7 @@ class ProductionCodeArchitectureTest {
 
     @Test
     void onlyTheBrokerModuleSpeaksHttpToTheBroker() {
-        noClasses().that().resideOutsideOfPackages("io.queenlake.broker..", "io.queenlake.devstack..")
+        noClasses().that().resideOutsideOfPackage("io.queenlake.broker..")
                 .should().dependOnClassesThat().resideInAPackage("java.net.http..")
                 .because("the broker module's client is the only place where a decision meets the broker's socket")
                 .check(production);

@@ -183,7 +183,7 @@ final class QueueCommitter {
     private LakeFencedException fenced(WindowCommittable window, ObservedPointer observed) {
         String pointer = observed.pointer()
                 .map(p -> "at k=" + p.k() + " (tEnd " + Micros.render(p.tEnd()) + ")")
-                .orElse(observed.version() == 0 ? "absent" : "unreadable");
+                .orElse("absent");
         String holder;
         try {
             holder = pointers.holder(window.queue());
