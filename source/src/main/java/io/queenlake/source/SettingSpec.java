@@ -290,6 +290,12 @@ public final class SettingSpec {
             return this;
         }
 
+        /** The accepted spellings, each mapped to its canonical value, from the type that owns them. */
+        public Builder spellings(Map<String, String> canonicalBySpelling) {
+            canonicalBySpelling.forEach((spelling, canonical) -> spellings.put(spelling.toLowerCase(Locale.ROOT), canonical));
+            return this;
+        }
+
         /** What a valid value looks like, in words. */
         public Builder allowed(String allowed) {
             this.allowed = allowed;

@@ -6,7 +6,9 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -20,9 +22,9 @@ import java.util.zip.GZIPInputStream;
  * </ul>
  */
 public enum Compression {
-    ZSTD("zstd"),
-    GZIP("gzip"),
-    NONE("none");
+    ZSTD("zstd", "zst"),
+    GZIP("gzip", "gz"),
+    NONE("none", "off");
 
     public static final int ZSTD_LEVEL = 3;
     public static final int GZIP_LEVEL = 6;
@@ -30,9 +32,11 @@ public enum Compression {
     public static final int GZIP_OS = 255;
 
     private final String wireName;
+    private final String alias;
 
-    Compression(String wireName) {
+    Compression(String wireName, String alias) {
         this.wireName = wireName;
+        this.alias = alias;
     }
 
     /** The manifest's {@code compression}. */
@@ -40,16 +44,25 @@ public enum Compression {
         return wireName;
     }
 
-    /** Accepts the reference's spellings: {@code zstd|zst}, {@code gzip|gz}, {@code none|off}. */
+    /** Every spelling the reference accepts ({@code zstd|zst}, {@code gzip|gz}, {@code none|off}), by its wire name. */
+    public static Map<String, String> spellings() {
+        Map<String, String> spellings = new LinkedHashMap<>();
+        for (Compression c : values()) {
+            spellings.put(c.wireName, c.wireName);
+            spellings.put(c.alias, c.wireName);
+        }
+        return spellings;
+    }
+
+    /** Accepts the reference's spellings, in any case. */
     public static Compression parse(String text) {
         String s = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
-        return switch (s) {
-            case "zstd", "zst" -> ZSTD;
-            case "gzip", "gz" -> GZIP;
-            case "none", "off" -> NONE;
-            default -> throw new IllegalArgumentException(
-                    "compression '" + text + "' is not one of zstd, gzip, none");
-        };
+        for (Compression c : values()) {
+            if (c.wireName.equals(s) || c.alias.equals(s)) {
+                return c;
+            }
+        }
+        throw new IllegalArgumentException("compression '" + text + "' is not one of zstd, gzip, none");
     }
 
     /**

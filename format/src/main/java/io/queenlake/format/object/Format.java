@@ -8,8 +8,10 @@ import io.queenlake.format.jsonl.JsonlObjectReader;
 import io.queenlake.format.parquet.ParquetCodec;
 import io.queenlake.format.parquet.ParquetObjectEncoder;
 import io.queenlake.format.parquet.ParquetObjectReader;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -71,6 +73,13 @@ public sealed interface Format permits Format.Jsonl, Format.Parquet {
         return ALL.stream().filter(f -> f.names().contains(n)).findFirst().orElseThrow(() ->
                 new IllegalArgumentException("format '" + n + "' is not one of "
                         + ALL.stream().map(Format::name).distinct().collect(Collectors.joining(", "))));
+    }
+
+    /** Every name a setting accepts for a format ({@code json}, {@code ndjson}, ...), by the format's {@link #name()}. */
+    static Map<String, String> spellings() {
+        Map<String, String> spellings = new LinkedHashMap<>();
+        ALL.forEach(f -> f.names().forEach(n -> spellings.putIfAbsent(n, f.name())));
+        return spellings;
     }
 
     /** The format named {@code name} with the codec named {@code codec}, e.g. {@code ("ndjson", "gz")}. */

@@ -1,6 +1,8 @@
 package io.queenlake.format.parquet;
 
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /** The column codecs of the lake contract: zstd (level 3, see {@link ParquetSettings}) or snappy. */
@@ -23,6 +25,15 @@ public enum ParquetCodec {
 
     CompressionCodecName parquetName() {
         return parquetName;
+    }
+
+    /** Every spelling a setting accepts, by its wire name. */
+    public static Map<String, String> spellings() {
+        Map<String, String> spellings = new LinkedHashMap<>();
+        for (ParquetCodec c : values()) {
+            spellings.put(c.wireName, c.wireName);
+        }
+        return spellings;
     }
 
     /** Accepts {@code zstd} or {@code snappy}, in any case. */

@@ -1,5 +1,8 @@
 package io.queenlake.job.config;
 
+import io.queenlake.format.jsonl.Compression;
+import io.queenlake.format.object.Format;
+import io.queenlake.format.parquet.ParquetCodec;
 import io.queenlake.job.window.WindowOptions;
 import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.source.SettingSpec;
@@ -46,15 +49,15 @@ public enum Setting {
             .allowed("a KMS key id or ARN, only with aws:kms")
             .description("The KMS key for QUEEN_S3_SSE=aws:kms; unset uses the bucket's default key.")),
     FORMAT(SettingSpec.choice("QUEEN_S3_FORMAT").defaultValue("jsonl")
-            .spellings("jsonl", "jsonl", "json", "jsonl", "ndjson", "jsonl", "parquet", "parquet")
+            .spellings(Format.spellings())
             .allowed("jsonl (or json, ndjson) or parquet")
             .description("The object format.")),
     COMPRESSION(SettingSpec.choice("QUEEN_S3_COMPRESSION").defaultValue("zstd")
-            .spellings("zstd", "zstd", "zst", "zstd", "gzip", "gzip", "gz", "gzip", "none", "none", "off", "none")
+            .spellings(Compression.spellings())
             .allowed("zstd (or zst), gzip (or gz), none (or off); JSONL only")
             .description("JSONL object compression.")),
     PARQUET_CODEC(SettingSpec.choice("QUEEN_S3_PARQUET_CODEC").defaultValue("zstd")
-            .spellings("zstd", "zstd", "snappy", "snappy")
+            .spellings(ParquetCodec.spellings())
             .allowed("zstd or snappy; Parquet only")
             .description("Parquet column codec.")),
     LAYOUT(SettingSpec.choice("QUEEN_S3_LAYOUT").defaultValue("merged")
