@@ -1,5 +1,6 @@
 package io.queenlake.job.window;
 
+import io.queenlake.broker.client.QueenNames;
 import io.queenlake.format.model.Align;
 import io.queenlake.source.QueenSourceOptions;
 import java.io.Serializable;
@@ -46,7 +47,7 @@ public record WindowSettings(
         }
         if (!QueenSourceOptions.SINK.passes(sink)) {
             throw new IllegalArgumentException(QueenSourceOptions.SINK.envName() + "='" + sink
-                    + "' must be 1 to 64 characters of A-Z a-z 0-9 . _ -");
+                    + "' must be " + QueenNames.SINK_NAME_RULE);
         }
         WindowRules.validate(maxWindowMs, align);
         if (targetBytes < 1) {
