@@ -9,7 +9,8 @@ import java.util.Objects;
  *
  * @param transactionId the producer's (or broker-minted) id; empty when none
  * @param tsMicros the broker stamp (the append's {@code created_at}), microseconds since the epoch
- * @param payload the exact bytes of the payload value as the broker sent it; empty for {@code null}.
+ * @param payload the exact bytes of the payload value as the broker sent it, {@code null} as
+ *     the text {@code null} (an absent field, which no broker sends, as empty).
  *     Owned by this record: callers must not modify it.
  */
 public record FetchedRecord(long offset, String transactionId, long tsMicros, byte[] payload) {

@@ -25,7 +25,6 @@ final class JsonCursor implements AutoCloseable {
                     .build())
             .build();
 
-    private static final byte[] EMPTY = new byte[0];
 
     private final byte[] body;
     private final JsonParser parser;
@@ -163,9 +162,14 @@ final class JsonCursor implements AutoCloseable {
         return copy;
     }
 
-    /** A payload: its raw bytes, or an empty array for {@code null}. */
+    /**
+     * A payload: its raw bytes, {@code null} included. Over HTTP a stored empty payload and a pushed
+     * JSON {@code null} are both answered {@code null}; an HTTP push cannot carry an empty payload,
+     * so the text {@code null} is what a producer sent, and the lake writes it as such (Parquet the
+     * text {@code null}, as Queen's own sink does for a JSON null), never as an empty payload.
+     */
     byte[] payload() throws IOException {
-        return isNull() ? EMPTY : rawValue();
+        return rawValue();
     }
 
     /** Skips the value the cursor is on (whole object or array). */

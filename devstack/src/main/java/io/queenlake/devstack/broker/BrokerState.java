@@ -69,8 +69,16 @@ final class BrokerState {
     private long lastQueueSeq;
     private Journal journal;
 
+    private final boolean renderPayloads;
+
     BrokerState(BrokerClock clock) {
+        this(clock, false);
+    }
+
+    /** @param renderPayloads answer payloads as the raft broker renders them ({@link RenderedPayload}) */
+    BrokerState(BrokerClock clock, boolean renderPayloads) {
         this.clock = clock;
+        this.renderPayloads = renderPayloads;
     }
 
     BrokerClock clock() {
@@ -150,7 +158,7 @@ final class BrokerState {
             lastPid = Math.max(lastPid, e.pid());
         } else if (entry instanceof RecordAppended e) {
             existingPartition(e.tenant(), e.queue(), e.partition())
-                    .append(StoredRecord.of(e.offset(), e.stamp(), e.transactionId(), e.payload()));
+                    .append(StoredRecord.of(e.offset(), e.stamp(), e.transactionId(), e.payload(), renderPayloads));
             restoreStamp(e.stamp());
         } else if (entry instanceof TransactionRemembered e) {
             existingPartition(e.tenant(), e.queue(), e.partition())

@@ -49,7 +49,7 @@ public final class DevBroker implements AutoCloseable {
 
     /** Starts serving; with a data dir, first replays what an earlier broker left there. */
     public static DevBroker start(DevBrokerOptions options) throws IOException {
-        BrokerState state = new BrokerState(new BrokerClock(options.clock()));
+        BrokerState state = new BrokerState(new BrokerClock(options.clock()), options.renderPayloads());
         Journal journal = null;
         if (options.dataDir() != null) {
             journal = Journal.open(options.dataDir(), state::apply);

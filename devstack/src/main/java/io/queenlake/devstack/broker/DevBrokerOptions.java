@@ -12,8 +12,10 @@ public final class DevBrokerOptions {
     private final Path dataDir;
     private final String token;
     private final LongSupplier nowMicros;
+    private final boolean renderPayloads;
 
     private DevBrokerOptions(Builder b) {
+        this.renderPayloads = b.renderPayloads;
         this.host = b.host;
         this.port = b.port;
         this.dataDir = b.dataDir;
@@ -48,6 +50,16 @@ public final class DevBrokerOptions {
         return nowMicros;
     }
 
+    /**
+     * Whether fetch answers carry each payload as Queen's raft broker renders it over HTTP (parsed
+     * and printed again by serde_json: no whitespace, keys sorted, numbers re-printed; see
+     * {@code RenderedPayload}) rather than the stored text. Off by default: the stored text, as
+     * Queen's in-process path hands it to its embedded sink.
+     */
+    public boolean renderPayloads() {
+        return renderPayloads;
+    }
+
     /** Fluent setters with the defaults of a local dev broker. */
     public static final class Builder {
         private String host = "127.0.0.1";
@@ -55,6 +67,7 @@ public final class DevBrokerOptions {
         private Path dataDir;
         private String token;
         private LongSupplier nowMicros = Builder::systemMicros;
+        private boolean renderPayloads;
 
         private Builder() {}
 
@@ -87,6 +100,11 @@ public final class DevBrokerOptions {
 
         public Builder clock(LongSupplier nowMicros) {
             this.nowMicros = Objects.requireNonNull(nowMicros, "clock");
+            return this;
+        }
+
+        public Builder renderPayloads(boolean renderPayloads) {
+            this.renderPayloads = renderPayloads;
             return this;
         }
 

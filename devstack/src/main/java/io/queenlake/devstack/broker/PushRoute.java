@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.queenlake.devstack.broker.JournalEntry.PartitionCreated;
 import io.queenlake.devstack.broker.JournalEntry.QueueCreated;
 import io.queenlake.devstack.broker.JournalEntry.RecordAppended;
+import io.queenlake.format.jsonl.PayloadText;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,9 @@ import java.util.List;
 /**
  * {@code POST /api/v1/push}: appends items to their partitions under one stamp, creating queues and
  * partitions on first use, answering a retried transaction id as {@code duplicate} with its
- * original offset. Payloads are stored as the exact text the producer sent.
+ * original offset. Payloads are stored as the exact text the producer sent, once it is one JSON
+ * text in well-formed UTF-8: an overlong form, an encoded surrogate or a byte above F4 refuses the
+ * push as serde_json refuses it, so no such bytes ever reach the lake through this broker.
  */
 final class PushRoute implements Route {
 
@@ -151,6 +154,11 @@ final class PushRoute implements Route {
         }
         if (payload == null) {
             throw WireError.badBody("item " + index + " has no payload; every item carries a payload");
+        }
+        if (!PayloadText.isJson(payload)) {
+            // serde_json refuses the body the same way: Jackson skipped the value without checking its UTF-8
+            throw WireError.badBody("the request body is not JSON (item " + index + "'s payload: "
+                    + PayloadText.whyRewritten(payload) + ")");
         }
         return new Item(queue, partition, tx, payload);
     }

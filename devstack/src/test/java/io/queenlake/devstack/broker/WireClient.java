@@ -45,6 +45,10 @@ final class WireClient {
         return send(request(path).POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    Answer post(String path, byte[] body) {
+        return send(request(path).POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+    }
+
     Answer get(String path) {
         return send(request(path).GET());
     }

@@ -7,6 +7,7 @@ import static io.queenlake.format.parquet.ParquetEnvelopeSchema.SCHEMA;
 import static io.queenlake.format.parquet.ParquetEnvelopeSchema.TRANSACTION_ID;
 import static io.queenlake.format.parquet.ParquetEnvelopeSchema.TS;
 
+import io.queenlake.format.jsonl.PayloadText;
 import io.queenlake.format.model.LogRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -18,7 +19,8 @@ import org.apache.parquet.io.api.RecordConsumer;
 
 /**
  * Turns one {@link LogRecord} into one envelope row. The payload goes in as the broker's bytes
- * (no String round trip, no newline replacement); an empty payload is NULL. Footer metadata is
+ * (no String round trip, no newline replacement); an empty payload is NULL, and one that is not a
+ * JSON text becomes the same JSON string JSONL writes ({@link PayloadText}). Footer metadata is
  * not its business: {@link ParquetWindowWriter} writes it in the contract's order.
  */
 final class EnvelopeWriteSupport extends WriteSupport<LogRecord> {
@@ -68,7 +70,7 @@ final class EnvelopeWriteSupport extends WriteSupport<LogRecord> {
         consumer.addLong(record.tsMicros());
         consumer.endField(TS, TS_INDEX);
 
-        byte[] payload = record.payload();
+        byte[] payload = PayloadText.isRewritten(record) ? PayloadText.asJsonString(record.payload()) : record.payload();
         if (payload.length > 0) {
             consumer.startField(PAYLOAD, PAYLOAD_INDEX);
             consumer.addBinary(Binary.fromConstantByteArray(payload));

@@ -85,11 +85,11 @@ class DuckDbRoundTripTest {
             return null;
         }
         String text = new String(r.payload(), StandardCharsets.UTF_8);
+        if (text.equals("not json {")) {
+            return "\"not json {\""; // both formats write a payload that is not JSON as a JSON string
+        }
         if (parquet) {
             return text;
-        }
-        if (text.equals("not json {")) {
-            return "\"not json {\"";
         }
         return text.replace('\n', ' ').replace('\r', ' ');
     }

@@ -12,7 +12,9 @@ final class DevBrokerCommand implements Subcommand {
             CliOption.option("port", "P", "the port; 0 picks a free one").byDefault(6632),
             CliOption.option("host", "H", "the address it listens on").byDefault("127.0.0.1"),
             CliOption.option("data-dir", "DIR", "keep the log and the KV store in DIR; without it they live in memory"),
-            CliOption.option("token", "T", "require this bearer token"));
+            CliOption.option("token", "T", "require this bearer token"),
+            CliOption.flag("render-payloads", "answer payloads as Queen's raft broker renders them over HTTP"
+                    + " (no whitespace, keys sorted, numbers re-printed), not as stored"));
 
     private static final Help HELP = new Help(
             "run the dev broker (Queen's wire protocol, for local runs and tests) alone, until Ctrl-C", OPTIONS);
@@ -27,7 +29,8 @@ final class DevBrokerCommand implements Subcommand {
         CommandArgs a = CommandArgs.parse("dev-broker", args, OPTIONS);
         DevBrokerOptions.Builder options = DevBrokerOptions.builder()
                 .host(a.get("host"))
-                .port(a.intValue("port", 0, 65535));
+                .port(a.intValue("port", 0, 65535))
+                .renderPayloads(a.flag("render-payloads"));
         String dataDir = a.get("data-dir");
         if (dataDir != null) {
             options.dataDir(Path.of(dataDir));
@@ -40,6 +43,7 @@ final class DevBrokerCommand implements Subcommand {
         System.out.println("dev broker listening on " + broker.url()
                 + (dataDir == null ? " (in memory)" : " (data in " + Path.of(dataDir).toAbsolutePath() + ")")
                 + (token == null ? "" : " (bearer token required)")
+                + (a.flag("render-payloads") ? " (payloads rendered as the raft broker renders them)" : "")
                 + "; Ctrl-C to stop");
         UntilStopped.await(broker, "dev broker");
         return 0;

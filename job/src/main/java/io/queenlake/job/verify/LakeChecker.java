@@ -1,6 +1,7 @@
 package io.queenlake.job.verify;
 
 import io.queenlake.format.codec.DecodedRecord;
+import io.queenlake.format.jsonl.PayloadText;
 import io.queenlake.format.key.NameEscaping;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
@@ -88,7 +89,7 @@ public final class LakeChecker {
     public LakeReport check(String tenant, String queue, long committedK, Collection<LogRecord> expected)
             throws IOException {
         Walk walk = walk(tenant, queue, committedK);
-        checkExactlyOnce(expected, walk.found, walk.problems);
+        checkExactlyOnce(expected, walk.found, walk.problems, walk.rewritten);
         return walk.report(queue, committedK);
     }
 
@@ -101,12 +102,13 @@ public final class LakeChecker {
         final List<LostRange> lost = new ArrayList<>();
         final List<String> orphans = new ArrayList<>();
         final List<String> pending = new ArrayList<>();
+        final List<String> rewritten = new ArrayList<>();
         Manifest last;
         long records;
         long bytes;
 
         LakeReport report(String queue, long k) {
-            return new LakeReport(queue, k, records, bytes, lost, orphans, pending, problems.list());
+            return new LakeReport(queue, k, records, bytes, lost, orphans, pending, rewritten, problems.list());
         }
     }
 
@@ -245,7 +247,7 @@ public final class LakeChecker {
     }
 
     private static void checkExactlyOnce(Collection<LogRecord> expected, Map<RecordId, DecodedRecord> found,
-            ProblemList problems) {
+            ProblemList problems, List<String> rewritten) {
         Set<RecordId> wanted = new HashSet<>();
         for (LogRecord e : expected) {
             RecordId id = new RecordId(e.partition(), e.offset(), e.tsMicros());
@@ -258,7 +260,12 @@ public final class LakeChecker {
             if (!e.transactionId().equals(r.transactionId())) {
                 problems.add("record " + r + " has transactionId '" + r.transactionId() + "', pushed '" + e.transactionId() + "'");
             }
-            if (!StoredPayload.matches(e.payload(), r.payload())) {
+            StoredPayload.Match payload = StoredPayload.match(e.payload(), r.payload());
+            if (payload == StoredPayload.Match.REWRITTEN) {
+                rewritten.add(e.partition() + "@" + e.offset());
+                problems.add("record " + r + ": payload rewritten: the pushed bytes are not one JSON text ("
+                        + PayloadText.whyRewritten(e.payload()) + "), the lake holds " + text(r.payload()));
+            } else if (payload == StoredPayload.Match.DIFFERENT) {
                 problems.add("record " + r + " has payload " + text(r.payload()) + ", pushed " + text(e.payload()));
             }
         }

@@ -1,24 +1,31 @@
 package io.queenlake.job.verify;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import java.io.IOException;
+import io.queenlake.format.jsonl.PayloadText;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * Whether a payload read back from an object is what the format makes of the pushed one: Parquet
  * keeps it raw (NULL when empty); JSONL splices valid JSON with raw line breaks as spaces
- * ({@code null} when empty) and writes anything else as a JSON string of its text.
+ * ({@code null} when empty). Both write a payload that is not one JSON text in well-formed UTF-8
+ * as a JSON string of its lossy UTF-8: that is a {@link Match#REWRITTEN} payload, never a silent
+ * match, since the lake no longer holds what was pushed.
  */
 final class StoredPayload {
 
-    private static final JsonFactory JSON = new JsonFactory();
+    enum Match { EXACT, REWRITTEN, DIFFERENT }
 
     private StoredPayload() {}
 
-    static boolean matches(byte[] pushed, byte[] stored) {
+    static Match match(byte[] pushed, byte[] stored) {
+        if (pushed.length > 0 && !PayloadText.isJson(pushed)) {
+            return stored != null && Arrays.equals(stored, PayloadText.asJsonString(pushed))
+                    ? Match.REWRITTEN : Match.DIFFERENT;
+        }
+        return matches(pushed, stored) ? Match.EXACT : Match.DIFFERENT;
+    }
+
+    private static boolean matches(byte[] pushed, byte[] stored) {
         if (stored == null) {
             return pushed.length == 0;
         }
@@ -34,14 +41,6 @@ final class StoredPayload {
                 spaced[i] = ' ';
             }
         }
-        if (Arrays.equals(spaced, stored)) {
-            return true;
-        }
-        try (JsonParser p = JSON.createParser(stored)) {
-            return p.nextToken() == JsonToken.VALUE_STRING
-                    && p.getText().equals(new String(pushed, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            return false;
-        }
+        return Arrays.equals(spaced, stored);
     }
 }

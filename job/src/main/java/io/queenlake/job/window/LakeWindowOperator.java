@@ -2,6 +2,7 @@ package io.queenlake.job.window;
 
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.RetryPolicy;
+import io.queenlake.format.jsonl.PayloadText;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.model.WindowBounds;
@@ -167,6 +168,7 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
         }
         state.clear();
         WindowMetrics.Queue queueMetrics = metrics.of(queue);
+        countRewrittenPayloads(queue, records, queueMetrics);
         long bytes = Math.max(0, orZero(buffered.value()) - payloadBytes);
         if (bytes == 0) {
             buffered.clear();
@@ -195,6 +197,22 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
         }
         lastK.update(k + windows.size());
         lastEnd.update(windows.get(windows.size() - 1).tEnd());
+    }
+
+    /**
+     * Every payload the lake will write as something other than its bytes (not one JSON text in
+     * well-formed UTF-8, see {@link PayloadText}) is counted and logged once, when its window
+     * closes: a real broker never sends one, so each is a broker or producer bug worth a line.
+     */
+    private static void countRewrittenPayloads(String queue, List<QueueRecord> records, WindowMetrics.Queue metrics) {
+        for (QueueRecord r : records) {
+            if (PayloadText.isRewritten(r.record())) {
+                metrics.payloadRewritten();
+                LOG.warn("payload rewritten: queue={} partition={} offset={}: {}; the lake holds it as a JSON string"
+                        + " of its lossy UTF-8", queue, r.record().partition(), r.record().offset(),
+                        PayloadText.whyRewritten(r.record().payload()));
+            }
+        }
     }
 
     /** The start of the window made of a closed grid window's records: where the queue's last one ended. */

@@ -56,8 +56,14 @@ final class PipelineRig implements AutoCloseable {
     private final Path dir;
 
     PipelineRig(Path dir) throws Exception {
+        this(dir, false);
+    }
+
+    /** @param renderPayloads a broker that answers payloads as Queen's raft broker renders them over HTTP */
+    PipelineRig(Path dir, boolean renderPayloads) throws Exception {
         this.dir = dir;
-        this.broker = DevBroker.start(DevBrokerOptions.builder().clock(() -> wallMicros() + skewMicros.get()).build());
+        this.broker = DevBroker.start(DevBrokerOptions.builder().clock(() -> wallMicros() + skewMicros.get())
+                .renderPayloads(renderPayloads).build());
         this.client = HttpQueenClient.builder().baseUrl(broker.url().toString()).tenant(TENANT).build();
     }
 

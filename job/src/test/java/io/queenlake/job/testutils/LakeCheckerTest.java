@@ -15,6 +15,7 @@ import io.queenlake.format.parquet.ParquetCodec;
 import io.queenlake.format.window.EncodedObject;
 import io.queenlake.format.window.EncodedWindow;
 import io.queenlake.format.window.WindowEncoder;
+import io.queenlake.format.window.WindowInput;
 import io.queenlake.format.window.WriterSettings;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -51,6 +52,37 @@ class LakeCheckerTest {
 
         assertThat(report.problems()).as("%s", report).isEmpty();
         assertThat(report.recordsRead()).isEqualTo(21);
+    }
+
+    @ParameterizedTest
+    @MethodSource("formats")
+    void aRewrittenPayloadIsNamedAsSuchNotPassedSilently(WriterSettings settings) throws IOException {
+        byte[][] bad = {
+            {'"', (byte) 0xC0, (byte) 0x80, '"'},
+            {'"', (byte) 0xED, (byte) 0xA0, (byte) 0xBD, (byte) 0xED, (byte) 0xB8, (byte) 0x80, '"'},
+            {'"', (byte) 0xF5, '"'},
+        };
+        List<LogRecord> records = new ArrayList<>();
+        for (int i = 0; i < bad.length; i++) {
+            records.add(new LogRecord("p", "id-p", i, "tx-" + i, TestWindows.BASE_MICROS + i, bad[i]));
+        }
+        records.add(new LogRecord("p", "id-p", bad.length, "tx-n", TestWindows.BASE_MICROS + 9, "null".getBytes()));
+        MemoryLake lake = new MemoryLake();
+        EncodedWindow encoded = new WindowEncoder(settings, Prefix.DEFAULT, "default").encode(new WindowInput(
+                WORLD.tenant(), QUEUE, 1, TestWindows.BASE_MICROS, TestWindows.BASE_MICROS + TestWindows.WINDOW_MICROS,
+                records, List.of()));
+        for (EncodedObject o : encoded.objects()) {
+            lake.files.put(o.key(), o.body());
+        }
+        lake.files.put(SIDECARS.manifest(1), ManifestJson.write(encoded.manifest().withCommittedAt(1_000L)));
+
+        io.queenlake.job.verify.LakeReport report = new io.queenlake.job.verify.LakeChecker(lake, Prefix.DEFAULT)
+                .check(WORLD.tenant(), QUEUE, 1, records);
+
+        assertThat(report.rewritten()).containsExactly("p@0", "p@1", "p@2");
+        assertThat(report.problems()).hasSize(3).allMatch(p -> p.contains("payload rewritten")
+                && p.contains("is not well-formed UTF-8") && p.contains("\ufffd"));
+        assertThat(report.summary()).contains("3 payloads rewritten");
     }
 
     static Stream<Arguments> damage() {

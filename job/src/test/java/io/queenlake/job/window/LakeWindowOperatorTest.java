@@ -180,6 +180,53 @@ class LakeWindowOperatorTest {
     }
 
     @Test
+    void payloadsTheLakeMustRewriteAreCountedAndLoggedWithQueuePartitionAndOffset() throws Exception {
+        byte[][] bad = {
+            {'"', (byte) 0xC0, (byte) 0x80, '"'},
+            {'"', (byte) 0xED, (byte) 0xA0, (byte) 0xBD, (byte) 0xED, (byte) 0xB8, (byte) 0x80, '"'},
+            {'"', (byte) 0xF8, '"'},
+        };
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        org.apache.logging.log4j.core.Logger logger = org.apache.logging.log4j.core.LoggerContext.getContext(false)
+                .getLogger(LakeWindowOperator.class.getName());
+        org.apache.logging.log4j.core.appender.AbstractAppender capture =
+                new org.apache.logging.log4j.core.appender.AbstractAppender("rewrites", null, null, true,
+                        org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
+                    @Override
+                    public void append(org.apache.logging.log4j.core.LogEvent event) {
+                        lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
+                    }
+                };
+        capture.start();
+        org.apache.logging.log4j.Level level = logger.getLevel();
+        logger.addAppender(capture); // (re-reads the configuration's level, so the level is set after it)
+        logger.setLevel(org.apache.logging.log4j.Level.WARN); // whatever the test log configuration says
+        try (var h = harness(settings("rewrites", 1 << 20, 0))) {
+            h.open();
+            for (int i = 0; i < bad.length; i++) {
+                // parsed by a lax parser or not at all: the lake's own check decides
+                push(h, new QueueRecord("orders", new LogRecord("p-" + i, "id", 40 + i, "tx", T0 + i, bad[i], i == 0),
+                        List.of()));
+            }
+            push(h, record("orders", "p-9", 7, T0 + 9, "{\"fine\":\"\u00e9\"}"));
+            h.processWatermark(new Watermark(lastMs(0)));
+            assertThat(h.extractOutputValues()).hasSize(1);
+            LakeWindowOperator op = (LakeWindowOperator) h.getOperator();
+            assertThat(op.metricsOf("orders").payloadsRewritten()).isEqualTo(3);
+        } finally {
+            logger.removeAppender(capture);
+            logger.setLevel(level);
+        }
+        assertThat(lines.stream().filter(l -> l.contains("payload rewritten"))).containsExactly(
+                "WARN payload rewritten: queue=orders partition=p-0 offset=40: byte 0xC0 at 1 is not well-formed UTF-8;"
+                        + " the lake holds it as a JSON string of its lossy UTF-8",
+                "WARN payload rewritten: queue=orders partition=p-1 offset=41: byte 0xED at 1 is not well-formed UTF-8;"
+                        + " the lake holds it as a JSON string of its lossy UTF-8",
+                "WARN payload rewritten: queue=orders partition=p-2 offset=42: byte 0xF8 at 1 is not well-formed UTF-8;"
+                        + " the lake holds it as a JSON string of its lossy UTF-8");
+    }
+
+    @Test
     void aRecordAtOrBelowTheWatermarkFailsTheJobAndIsCounted() throws Exception {
         try (var h = harness(settings("late", 1 << 20, 0))) {
             h.open();
