@@ -1,16 +1,11 @@
 package io.queenlake.broker.kv;
 
-import io.queenlake.broker.client.KvAnswer;
-import io.queenlake.broker.client.KvExpect;
-import io.queenlake.broker.client.KvExpiry;
-import io.queenlake.broker.client.KvOp;
-import io.queenlake.broker.client.KvResult;
 import io.queenlake.broker.client.KvRow;
 import io.queenlake.broker.client.QueenClient;
-import io.queenlake.broker.client.RawJson;
 import io.queenlake.format.manifest.Intent;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Reads and writes the intent documents {@code s3:<sink>:<escQueue>:intent} of one sink: the
@@ -42,12 +37,7 @@ public final class Intents {
 
     /** The queue's intent as stored now. */
     public ObservedIntent read(String queue) {
-        KvAnswer answer = client.kv(List.of(KvOp.get(SinkKeys.NAMESPACE, keys.intent(queue))));
-        if (!(answer instanceof KvAnswer.Results results)) {
-            throw new IllegalStateException("the broker at " + client.broker() + " answered a KV read of "
-                    + keys.intent(queue) + " with " + answer + ": check that QUEEN_URL points at a Queen broker");
-        }
-        Optional<KvRow> row = ((KvResult.Got) results.get(0)).row();
+        Optional<KvRow> row = KvDocuments.get(client, List.of(keys.intent(queue))).get(0);
         if (row.isEmpty()) {
             return ObservedIntent.absent();
         }
@@ -64,13 +54,9 @@ public final class Intents {
 
     /** Puts {@code next} forever, only if the intent is still at {@code expected}'s version. */
     public Write write(String queue, ObservedIntent expected, Intent next) {
-        KvExpect expect = expected.version() == 0 ? KvExpect.absent() : KvExpect.version(expected.version());
-        KvAnswer answer = client.kv(List.of(new KvOp.Put(SinkKeys.NAMESPACE, keys.intent(queue),
-                RawJson.ofUtf8(next.toJson()), KvExpiry.forever(), expect, true)));
-        if (answer instanceof KvAnswer.Results results
-                && results.get(0) instanceof KvResult.Written written && written.applied()) {
-            return new Write(true, new ObservedIntent(Optional.of(next), written.version()));
-        }
-        return new Write(false, expected);
+        OptionalLong written = KvDocuments.putForever(client, keys.intent(queue), next.toJson(), expected.version());
+        return written.isPresent()
+                ? new Write(true, new ObservedIntent(Optional.of(next), written.getAsLong()))
+                : new Write(false, expected);
     }
 }

@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PointerRestoreTest {
 
@@ -99,13 +101,17 @@ class PointerRestoreTest {
         assertThat(calls).hasValue(QUICK.maxAttempts());
     }
 
-    @Test
-    void anUndecodablePointerFailsNamingTheKey() {
-        client.kv(List.of(KvOp.upsert(SinkKeys.NAMESPACE, new SinkKeys("default").committed("broken"),
-                RawJson.of("{\"k\":\"seven\"}"), KvExpiry.forever())));
-        assertThatThrownBy(() -> new PointerRestore(client, "default", QUICK).committed("broken"))
+    /** An undecodable pointer or intent (the same rule for both) fails naming its key. */
+    @ParameterizedTest
+    @ValueSource(strings = {"committed", "intent"})
+    void anUndecodableDocumentFailsNamingTheKey(String document) {
+        String queue = "broken-" + document;
+        SinkKeys keys = new SinkKeys("default");
+        String key = document.equals("intent") ? keys.intent(queue) : keys.committed(queue);
+        client.kv(List.of(KvOp.upsert(SinkKeys.NAMESPACE, key, RawJson.of("{\"k\":\"seven\"}"), KvExpiry.forever())));
+        assertThatThrownBy(() -> new PointerRestore(client, "default", QUICK).start(queue))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("s3:default:broken:committed")
+                .hasMessageContaining(key)
                 .hasMessageContaining("cannot be decoded");
     }
 
@@ -151,15 +157,5 @@ class PointerRestoreTest {
                 .as("a second writer that expected no intent").isFalse();
         assertThat(intents.write("fenced", first.now(), intent(2, 1_000, 2_000)).applied()).isTrue();
         assertThat(intents.read("fenced").intent()).contains(intent(2, 1_000, 2_000));
-    }
-
-    @Test
-    void anUndecodableIntentFailsNamingTheKey() {
-        client.kv(List.of(KvOp.upsert(SinkKeys.NAMESPACE, new SinkKeys("default").intent("broken-intent"),
-                RawJson.of("{\"k\":1}"), KvExpiry.forever())));
-        assertThatThrownBy(() -> new PointerRestore(client, "default", QUICK).start("broken-intent"))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("s3:default:broken-intent:intent")
-                .hasMessageContaining("cannot be decoded");
     }
 }
