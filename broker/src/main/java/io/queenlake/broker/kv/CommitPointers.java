@@ -94,15 +94,8 @@ public final class CommitPointers {
         if (row.isEmpty()) {
             return ObservedPointer.absent();
         }
-        if (row.get().value().isNull()) {
-            return new ObservedPointer(Optional.empty(), row.get().version());
-        }
-        try {
-            return new ObservedPointer(Optional.of(Committed.fromJson(row.get().value().utf8())), row.get().version());
-        } catch (RuntimeException unreadable) {
-            throw new UnreadableDocumentException("commit pointer", keys.committed(queue), queue, client.broker(),
-                    unreadable);
-        }
+        return new ObservedPointer(KvDocuments.decode(row.get(), Committed::fromJson, "commit pointer",
+                keys.committed(queue), queue, client.broker()), row.get().version());
     }
 
     private List<Optional<KvRow>> get(List<String> keyList) {

@@ -41,15 +41,8 @@ public final class Intents {
         if (row.isEmpty()) {
             return ObservedIntent.absent();
         }
-        if (row.get().value().isNull()) {
-            // As for the pointer: a JSON null is no intent, but its version is kept.
-            return new ObservedIntent(Optional.empty(), row.get().version());
-        }
-        try {
-            return new ObservedIntent(Optional.of(Intent.fromJson(row.get().value().utf8())), row.get().version());
-        } catch (RuntimeException unreadable) {
-            throw new UnreadableDocumentException("intent", keys.intent(queue), queue, client.broker(), unreadable);
-        }
+        return new ObservedIntent(KvDocuments.decode(row.get(), Intent::fromJson, "intent", keys.intent(queue), queue,
+                client.broker()), row.get().version());
     }
 
     /** Puts {@code next} forever, only if the intent is still at {@code expected}'s version. */

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
  * The two KV calls the sink's forever documents (pointer, intent) are made of: a batch of reads,
@@ -36,6 +37,23 @@ final class KvDocuments {
             rows.add(((KvResult.Got) results.get(i)).row());
         }
         return rows;
+    }
+
+    /**
+     * The document in {@code row} decoded, or empty for a JSON null (no document, but the row's
+     * version is still the one to expect); one that does not decode is an
+     * {@link UnreadableDocumentException}, never taken for absent.
+     */
+    static <T> Optional<T> decode(KvRow row, Function<byte[], T> decoder, String what, String key, String queue,
+            String broker) {
+        if (row.value().isNull()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(decoder.apply(row.value().utf8()));
+        } catch (RuntimeException unreadable) {
+            throw new UnreadableDocumentException(what, key, queue, broker, unreadable);
+        }
     }
 
     /** Puts {@code json} forever if the key is still at {@code expectedVersion}; the version written, or empty when the precondition was lost. */
