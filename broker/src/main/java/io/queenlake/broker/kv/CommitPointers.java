@@ -1,20 +1,15 @@
 package io.queenlake.broker.kv;
 
-import io.queenlake.broker.client.KvAnswer;
-import io.queenlake.broker.client.KvExpect;
-import io.queenlake.broker.client.KvExpiry;
 import io.queenlake.broker.client.KvOp;
-import io.queenlake.broker.client.KvResult;
 import io.queenlake.broker.client.KvRow;
 import io.queenlake.broker.client.QueenClient;
-import io.queenlake.broker.client.RawJson;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.LeaseDoc;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Reads and moves the commit pointers {@code s3:<sink>:<escQueue>:committed} of one sink, and
@@ -73,14 +68,10 @@ public final class CommitPointers {
 
     /** Puts {@code next} forever, only if the pointer is still at {@code expected}'s version. */
     public Move move(String queue, ObservedPointer expected, Committed next) {
-        KvExpect expect = expected.version() == 0 ? KvExpect.absent() : KvExpect.version(expected.version());
-        KvAnswer answer = client.kv(List.of(new KvOp.Put(SinkKeys.NAMESPACE, keys.committed(queue),
-                RawJson.ofUtf8(next.toJson()), KvExpiry.forever(), expect, true)));
-        if (answer instanceof KvAnswer.Results results
-                && results.get(0) instanceof KvResult.Written written && written.applied()) {
-            return new Move(true, new ObservedPointer(Optional.of(next), written.version()));
-        }
-        return Move.lost();
+        OptionalLong written = KvDocuments.putForever(client, keys.committed(queue), next.toJson(), expected.version());
+        return written.isPresent()
+                ? new Move(true, new ObservedPointer(Optional.of(next), written.getAsLong()))
+                : Move.lost();
     }
 
     /** The queue's lease row, or empty when nobody holds the queue. */
@@ -103,30 +94,11 @@ public final class CommitPointers {
         if (row.isEmpty()) {
             return ObservedPointer.absent();
         }
-        try {
-            return new ObservedPointer(Optional.of(Committed.fromJson(row.get().value().utf8())), row.get().version());
-        } catch (RuntimeException unreadable) {
-            throw new UnreadableDocumentException("commit pointer", keys.committed(queue), queue, client.broker(),
-                    unreadable);
-        }
+        return new ObservedPointer(Optional.of(KvDocuments.decode(row.get(), Committed::fromJson, "commit pointer",
+                keys.committed(queue), queue, client.broker())), row.get().version());
     }
 
     private List<Optional<KvRow>> get(List<String> keyList) {
-        List<KvOp> ops = new ArrayList<>(keyList.size());
-        keyList.forEach(key -> ops.add(KvOp.get(SinkKeys.NAMESPACE, key)));
-        KvAnswer answer = client.kv(ops);
-        if (!(answer instanceof KvAnswer.Results results)) {
-            throw new IllegalStateException("the broker at " + client.broker() + " answered a KV read of " + keyList
-                    + " with " + answer + ": check that QUEEN_URL points at a Queen broker");
-        }
-        List<Optional<KvRow>> rows = new ArrayList<>(keyList.size());
-        for (int i = 0; i < keyList.size(); i++) {
-            if (!(results.get(i) instanceof KvResult.Got got)) {
-                throw new IllegalStateException("the broker at " + client.broker() + " answered a KV get of "
-                        + keyList.get(i) + " with " + results.get(i) + ": check that QUEEN_URL points at a Queen broker");
-            }
-            rows.add(got.row());
-        }
-        return rows;
+        return KvDocuments.get(client, keyList);
     }
 }

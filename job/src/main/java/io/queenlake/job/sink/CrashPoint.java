@@ -13,6 +13,8 @@ public enum CrashPoint {
     AFTER_PREPARE_COMMIT,
     /** The checkpoint completed; first thing in the committer, before any object is published. */
     AFTER_CHECKPOINT_BEFORE_COMMIT,
+    /** The window's intent is in KV; none of its objects is published yet. */
+    AFTER_INTENT,
     /** The window's objects are published; its manifest is not written yet. */
     BETWEEN_OBJECTS_AND_MANIFEST,
     /** The manifest is written; the KV pointer has not moved. */

@@ -40,8 +40,10 @@ import java.util.regex.Pattern;
  * pushed, it also checks that each is in the lake exactly once with its bytes, and nothing else is.
  *
  * <p>Objects of window {@code committedK + 1} are pending, not orphans: the committer publishes a
- * window's objects and manifest before it moves the pointer, so a running job (or one that
- * crashed between those steps and rewrites the same bytes on restart) shows them for a moment.
+ * window's objects and manifest before it moves the pointer, so a running job shows them for a
+ * moment, and one that crashed between those steps until the next run finishes the window's
+ * intent under the same keys. Anything above {@code committedK + 1} is an orphan: the committer
+ * publishes one window per queue at a time.
  */
 public final class LakeChecker {
 

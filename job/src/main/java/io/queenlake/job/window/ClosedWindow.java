@@ -1,6 +1,7 @@
 package io.queenlake.job.window;
 
 import io.queenlake.format.manifest.CheckpointDoc;
+import io.queenlake.format.manifest.Intent;
 import io.queenlake.format.window.WindowInput;
 import io.queenlake.job.window.ClosedWindowTypeInfo;
 import java.util.Objects;
@@ -11,15 +12,30 @@ import org.apache.flink.api.common.typeinfo.TypeInfo;
  * What the window operator hands the lake sink: one closed, numbered window of one queue (after
  * the size cut, so {@code k} is final) and, every {@code QUEEN_S3_CHECKPOINT_EVERY} windows, the
  * resume positions to publish with it. A pure function of the log: the same records always close
- * into the same {@code ClosedWindow}, whatever the parallelism or arrival order. Flink writes it with
- * {@code ClosedWindowSerializer} (named through {@code @TypeInfo}), never Kryo.
+ * into the same {@code ClosedWindow}, whatever the parallelism or arrival order. A window that
+ * finishes an open intent (a redo, docs/ARCHITECTURE.md "Restore") carries that intent: the sink
+ * encodes it with the intent's format, compression and layout, not its own settings, so it lands
+ * under the keys the intent's objects have. Flink writes it with {@code ClosedWindowSerializer}
+ * (named through {@code @TypeInfo}), never Kryo.
  */
 @TypeInfo(ClosedWindowTypeInfo.Factory.class)
-public record ClosedWindow(WindowInput window, Optional<CheckpointDoc> checkpoint) {
+public record ClosedWindow(WindowInput window, Optional<CheckpointDoc> checkpoint, Optional<Intent> redo) {
+
+    /** A window cut by this job's own settings. */
+    public ClosedWindow(WindowInput window, Optional<CheckpointDoc> checkpoint) {
+        this(window, checkpoint, Optional.empty());
+    }
 
     public ClosedWindow {
         Objects.requireNonNull(window, "window");
         Objects.requireNonNull(checkpoint, "checkpoint");
+        Objects.requireNonNull(redo, "redo");
+        redo.ifPresent(i -> {
+            if (i.k() != window.k() || i.tStart() != window.tStart() || i.tEnd() != window.tEnd()) {
+                throw new IllegalArgumentException("intent k=" + i.k() + " [" + i.tStart() + ", " + i.tEnd()
+                        + ") does not describe window k=" + window.k() + " [" + window.tStart() + ", " + window.tEnd() + ")");
+            }
+        });
         checkpoint.ifPresent(cp -> {
             if (cp.k() != window.k() || cp.tEnd() != window.tEnd()) {
                 throw new IllegalArgumentException("checkpoint k=" + cp.k() + " tEnd=" + cp.tEnd()

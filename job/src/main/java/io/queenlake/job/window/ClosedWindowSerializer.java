@@ -1,6 +1,7 @@
 package io.queenlake.job.window;
 
 import io.queenlake.format.manifest.CheckpointDoc;
+import io.queenlake.format.manifest.Intent;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.format.window.WindowInput;
@@ -20,7 +21,8 @@ import org.apache.flink.core.memory.DataOutputView;
 /**
  * The serializer of the window operator's output, the lake sink's input: the window (tenant,
  * queue, k, bounds, records, lost ranges) then an optional checkpoint document (a presence byte,
- * k, tEnd, positions). See {@link ModelWire} for the parts.
+ * k, tEnd, positions), then an optional intent the window redoes (a presence byte, its JSON).
+ * See {@link ModelWire} for the parts.
  */
 public final class ClosedWindowSerializer extends TypeSerializerSingleton<ClosedWindow> {
 
@@ -83,6 +85,12 @@ public final class ClosedWindowSerializer extends TypeSerializerSingleton<Closed
                 ModelWire.writePosition(p, out);
             }
         }
+        out.writeBoolean(value.redo().isPresent());
+        if (value.redo().isPresent()) {
+            byte[] json = value.redo().get().toJson();
+            out.writeInt(json.length);
+            out.write(json);
+        }
     }
 
     @Override
@@ -113,7 +121,13 @@ public final class ClosedWindowSerializer extends TypeSerializerSingleton<Closed
             }
             checkpoint = Optional.of(new CheckpointDoc(cpK, cpTEnd, positions));
         }
-        return new ClosedWindow(new WindowInput(tenant, queue, k, tStart, tEnd, records, lost), checkpoint);
+        Optional<Intent> redo = Optional.empty();
+        if (in.readBoolean()) {
+            byte[] json = new byte[ModelWire.count(in, "intent bytes")];
+            in.readFully(json);
+            redo = Optional.of(Intent.fromJson(json));
+        }
+        return new ClosedWindow(new WindowInput(tenant, queue, k, tStart, tEnd, records, lost), checkpoint, redo);
     }
 
     @Override

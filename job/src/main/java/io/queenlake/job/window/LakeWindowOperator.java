@@ -5,6 +5,7 @@ import io.queenlake.broker.client.RetryPolicy;
 import io.queenlake.format.jsonl.PayloadText;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.Intent;
 import io.queenlake.format.model.WindowBounds;
 import io.queenlake.format.window.WindowInput;
 import io.queenlake.job.restore.PointerRestore;
@@ -24,6 +25,7 @@ import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
@@ -52,7 +54,13 @@ import org.slf4j.LoggerFactory;
  *   <li>Flink's final watermark ({@code Long.MAX_VALUE}, a drain or the end of a bounded input) is
  *       forwarded but never closes a window: it would close it past the broker's clock;
  *   <li>a record at or below the watermark fails the job instead of being dropped;
- *   <li>numbering continues from the KV commit pointer when Flink has no state for the queue.
+ *   <li>numbering continues from the KV commit pointer when Flink has no state for the queue;
+ *   <li>an open intent found then (window {@code committed.k + 1}, written by a committer that
+ *       may have published its objects before it crashed) is finished first: its records, those
+ *       stamped in exactly the intent's {@code [tStart, tEnd)}, close into window {@code intent.k}
+ *       (never size-cut) when the watermark passes its {@code tEnd}, carrying the intent so the sink
+ *       encodes it with the intent's format and layout; later records go to this job's own grid and
+ *       tile on from the intent's {@code tEnd}. See {@link #startNumbering} for why this is exact.
  * </ul>
  *
  * <p>It never encodes, writes or commits: the sink does.
@@ -64,6 +72,8 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
     private static final Logger LOG = LoggerFactory.getLogger(LakeWindowOperator.class);
 
     static final String TIMERS = "lake-windows";
+    /** The timer namespace of the redo window; no grid cell starts there. */
+    static final long REDO = Long.MIN_VALUE;
 
     private final WindowSettings settings;
 
@@ -75,6 +85,8 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
     private transient ValueState<Long> lastEnd;
     private transient ValueState<Long> buffered;
     private transient MapState<String, CheckpointDoc.Position> positions;
+    private transient ValueState<byte[]> redoIntent;
+    private transient ListStateDescriptor<QueueRecord> redoDescriptor;
     private transient PointerRestore pointers;
     private transient WindowMetrics metrics;
 
@@ -93,6 +105,8 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
         buffered = getPartitionedState(bufferedDescriptor);
         positions = getPartitionedState(new MapStateDescriptor<>(
                 "resume-positions", StringSerializer.INSTANCE, ResumePositionSerializer.INSTANCE));
+        redoIntent = getPartitionedState(new ValueStateDescriptor<>("redo-intent", BytePrimitiveArraySerializer.INSTANCE));
+        redoDescriptor = new ListStateDescriptor<>("redo-records", QueueRecordSerializer.INSTANCE);
         timers = getInternalTimerService(TIMERS, LongSerializer.INSTANCE, this);
         metrics = new WindowMetrics(getMetricGroup());
         // After a restore the gauges start from the state, not from zero.
@@ -128,9 +142,20 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
             throw new LateRecordException(
                     queue, record.record().partition(), record.record().offset(), ts, watermark);
         }
-        WindowBounds window = WindowRules.bounds(ts, settings.maxWindowMs(), settings.align());
-        windowRecords(window.tStart()).add(record);
-        timers.registerEventTimeTimer(window.tStart(), WindowRules.lastMillis(window));
+        Optional<Intent> redo = redo();
+        if (redo.isPresent() && ts < redo.get().tEnd()) {
+            if (ts < redo.get().tStart()) {
+                throw new IllegalStateException("queue '" + queue + "': record " + record.record().partition() + "@"
+                        + record.record().offset() + " is stamped " + ts + ", between the commit pointer's tEnd and"
+                        + " the start " + redo.get().tStart() + " of the open intent k=" + redo.get().k()
+                        + ", where the window that wrote the intent had no record: the log or the pointer changed");
+            }
+            redoRecords().add(record);
+        } else {
+            WindowBounds window = WindowRules.bounds(ts, settings.maxWindowMs(), settings.align());
+            windowRecords(window.tStart()).add(record);
+            timers.registerEventTimeTimer(window.tStart(), WindowRules.lastMillis(window));
+        }
         long bytes = orZero(buffered.value()) + record.record().payload().length;
         buffered.update(bytes);
         queueMetrics.bufferedBytes(bytes);
@@ -153,9 +178,58 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
     public void onEventTime(InternalTimer<String, Long> timer) throws Exception {
         String queue = timer.getKey();
         long gridStart = timer.getNamespace();
-        ListState<QueueRecord> state = windowRecords(gridStart);
-        List<QueueRecord> records = new ArrayList<>();
         long floor = startNumbering(queue);
+        if (gridStart == REDO) {
+            finishIntent(queue, timer.getTimestamp());
+            return;
+        }
+        List<QueueRecord> records = takeRecords(queue, windowRecords(gridStart), floor);
+        if (records.isEmpty()) {
+            return;
+        }
+        WindowBounds grid = WindowRules.startingAt(gridStart, settings.maxWindowMs());
+        long k = lastK.value();
+        emit(WindowSlicer.slice(settings.tenant(), queue, tStart(k, grid, floor, records), grid.tEnd(), records, k + 1,
+                settings.targetBytes()), timer.getTimestamp(), Optional.empty());
+    }
+
+    /**
+     * Closes the open intent's window: {@code k}, bounds and format as the intent records them,
+     * whatever this job's settings, never size-cut (the intent is one window).
+     */
+    private void finishIntent(String queue, long timestamp) throws Exception {
+        Intent intent = redo().orElseThrow();
+        List<QueueRecord> records = takeRecords(queue, redoRecords(), intent.tStart());
+        redoIntent.clear();
+        if (records.isEmpty()) {
+            LOG.error("queue '{}': the open intent k={} [{}, {}) has no record left in the log (retention?): its"
+                    + " objects, if published, stay outside any manifest; window k={} is cut by this job's settings",
+                    queue, intent.k(), intent.tStart(), intent.tEnd(), intent.k());
+            return;
+        }
+        LOG.info("queue '{}': finishing the open intent k={} [{}, {}) {} {} with {} records", queue, intent.k(),
+                intent.tStart(), intent.tEnd(), intent.format(), intent.compression(), records.size());
+        emit(WindowSlicer.slice(settings.tenant(), queue, intent.tStart(), intent.tEnd(), records, intent.k(),
+                Long.MAX_VALUE), timestamp, Optional.of(intent));
+    }
+
+    private void emit(List<WindowInput> windows, long timestamp, Optional<Intent> redo) throws Exception {
+        for (WindowInput window : windows) {
+            positions.putAll(ResumePositions.after(window.records()));
+            Optional<CheckpointDoc> checkpoint = settings.checkpointsAt(window.k())
+                    ? Optional.of(new CheckpointDoc(window.k(), window.tEnd(), currentPositions()))
+                    : Optional.empty();
+            output.collect(new StreamRecord<>(new ClosedWindow(window, checkpoint, redo), timestamp));
+            LOG.debug("window closed: queue={} k={} records={} tStart={} tEnd={}",
+                    window.queue(), window.k(), window.records().size(), window.tStart(), window.tEnd());
+        }
+        lastK.update(windows.get(windows.size() - 1).k());
+        lastEnd.update(windows.get(windows.size() - 1).tEnd());
+    }
+
+    /** Empties {@code state} and returns its records stamped at or above {@code floor}, keeping the byte count. */
+    private List<QueueRecord> takeRecords(String queue, ListState<QueueRecord> state, long floor) throws Exception {
+        List<QueueRecord> records = new ArrayList<>();
         long payloadBytes = 0;
         int belowPointer = 0;
         for (QueueRecord r : state.get()) {
@@ -179,24 +253,7 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
         for (int i = 0; i < belowPointer; i++) {
             queueMetrics.recordBelowPointer();
         }
-        if (records.isEmpty()) {
-            return;
-        }
-        WindowBounds grid = WindowRules.startingAt(gridStart, settings.maxWindowMs());
-        long k = lastK.value();
-        List<WindowInput> windows = WindowSlicer.slice(settings.tenant(), queue, tStart(k, grid, floor, records),
-                grid.tEnd(), records, k + 1, settings.targetBytes());
-        for (WindowInput window : windows) {
-            positions.putAll(ResumePositions.after(window.records()));
-            Optional<CheckpointDoc> checkpoint = settings.checkpointsAt(window.k())
-                    ? Optional.of(new CheckpointDoc(window.k(), window.tEnd(), currentPositions()))
-                    : Optional.empty();
-            output.collect(new StreamRecord<>(new ClosedWindow(window, checkpoint), timer.getTimestamp()));
-            LOG.debug("window closed: queue={} k={} records={} tStart={} tEnd={}",
-                    queue, window.k(), window.records().size(), window.tStart(), window.tEnd());
-        }
-        lastK.update(k + windows.size());
-        lastEnd.update(windows.get(windows.size() - 1).tEnd());
+        return records;
     }
 
     /**
@@ -236,12 +293,21 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
     }
 
     /**
-     * Makes sure the current queue has a window number, reading the commit pointer when Flink has
-     * none (a fresh start, or a new queue), and returns the stamp below which records are dropped.
+     * Makes sure the current queue has a window number, reading the commit pointer and the intent
+     * when Flink has none (a fresh start, or a new queue), and returns the stamp below which records
+     * are dropped. An open intent (window {@code committed.k + 1}) becomes the first window to close.
+     * That is exact: the source reads the queue from the pointer's {@code tEnd} on, so every record
+     * of {@code [intent.tStart, intent.tEnd)} reaches the redo window (none is in a committed window,
+     * which all end at or below the pointer's {@code tEnd <= intent.tStart}), and none goes twice (the
+     * next window starts at {@code intent.tEnd}); its objects get the intent's keys, overwriting
+     * whatever the crashed committer published under them, and the committer commits them as
+     * window {@code intent.k} with intent, manifest and pointer as usual. Done before any window of
+     * the queue, so no object of this job's own grid is published before the intent is finished.
      */
     private long startNumbering(String queue) throws Exception {
         if (lastK.value() == null) {
-            Optional<Committed> committed = pointers.committed(queue);
+            PointerRestore.Start start = pointers.start(queue);
+            Optional<Committed> committed = start.committed();
             lastK.update(committed.map(Committed::k).orElse(0L));
             if (committed.isPresent()) {
                 pointerEnd.update(committed.get().tEnd());
@@ -249,9 +315,27 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
                 LOG.info("queue '{}' continues from the commit pointer: next window k={}, records below tEnd={} dropped",
                         queue, committed.get().k() + 1, committed.get().tEnd());
             }
+            if (start.redo().isPresent()) {
+                Intent intent = start.redo().get();
+                redoIntent.update(intent.toJson());
+                timers.registerEventTimeTimer(REDO, WindowRules.lastMillis(new WindowBounds(intent.tStart(), intent.tEnd())));
+                LOG.info("queue '{}' has an open intent: window k={} [{}, {}) is closed first, as {} {} {}", queue,
+                        intent.k(), intent.tStart(), intent.tEnd(), intent.format(), intent.compression(),
+                        intent.layout().wireName());
+            }
         }
         Long end = pointerEnd.value();
         return end == null ? Long.MIN_VALUE : end;
+    }
+
+    /** The current queue's open intent, while its window has not closed. */
+    private Optional<Intent> redo() throws Exception {
+        byte[] json = redoIntent.value();
+        return json == null ? Optional.empty() : Optional.of(Intent.fromJson(json));
+    }
+
+    private ListState<QueueRecord> redoRecords() throws Exception {
+        return getPartitionedState(REDO, LongSerializer.INSTANCE, redoDescriptor);
     }
 
     private ListState<QueueRecord> windowRecords(long gridStart) throws Exception {

@@ -12,7 +12,7 @@ import java.util.Objects;
 
 /**
  * One pipeline job as a test describes it: the sink name (KV keys, lease, instance), the lake root,
- * the queues, the writer settings (their align and target also drive the windows), the
+ * the queues, the writer settings (their align and target also drive the windows), the window size, the
  * parallelism, where a queue without a pointer starts, the checkpoint-object cadence, how often
  * Flink may restart it, an optional injected crash, and an optional savepoint to restore.
  */
@@ -27,7 +27,8 @@ record LakeJob(
         int restartAttempts,
         CrashPoint crashAt,
         long crashFromK,
-        String savepoint) {
+        String savepoint,
+        long windowMs) {
 
     /** Large enough that no test window is size-cut unless a test asks for it. */
     static final long NO_CUT = 64L * 1024 * 1024;
@@ -44,45 +45,51 @@ record LakeJob(
     static LakeJob of(String sink, String root, List<String> queues) {
         return new LakeJob(sink, root, queues,
                 new WriterSettings(new Format.Jsonl(Compression.ZSTD), Layout.MERGED, Align.HOUR, NO_CUT),
-                2, StartMode.EARLIEST, 3, 0, null, 0, null);
+                2, StartMode.EARLIEST, 3, 0, null, 0, null, PipelineRig.WINDOW_MS);
     }
 
     LakeJob writer(WriterSettings settings) {
         return new LakeJob(sink, root, queues, settings, parallelism, start, checkpointEvery, restartAttempts, crashAt,
-                crashFromK, savepoint);
+                crashFromK, savepoint, windowMs);
     }
 
     LakeJob parallelism(int p) {
         return new LakeJob(sink, root, queues, writer, p, start, checkpointEvery, restartAttempts, crashAt, crashFromK,
-                savepoint);
+                savepoint, windowMs);
     }
 
     /** A checkpoint object every {@code every} windows (0: none). */
     LakeJob checkpointEvery(int every) {
         return new LakeJob(sink, root, queues, writer, parallelism, start, every, restartAttempts, crashAt, crashFromK,
-                savepoint);
+                savepoint, windowMs);
     }
 
     LakeJob restoredFrom(String savepointPath) {
         return new LakeJob(sink, root, queues, writer, parallelism, start, checkpointEvery, restartAttempts, crashAt,
-                crashFromK, savepointPath);
+                crashFromK, savepointPath, windowMs);
     }
 
     LakeJob restarts(int attempts) {
         return new LakeJob(sink, root, queues, writer, parallelism, start, checkpointEvery, attempts, crashAt,
-                crashFromK, savepoint);
+                crashFromK, savepoint, windowMs);
     }
 
     /** Crashes once at {@code point} on the first window numbered {@code fromK} or above; Flink may restart 3 times. */
     LakeJob crashOnceAt(CrashPoint point, long fromK) {
         return new LakeJob(sink, root, queues, writer, parallelism, start, checkpointEvery, Math.max(restartAttempts, 3),
-                point, fromK, savepoint);
+                point, fromK, savepoint, windowMs);
+    }
+
+    /** Windows of {@code ms} milliseconds instead of {@value PipelineRig#WINDOW_MS}. */
+    LakeJob windowMs(long ms) {
+        return new LakeJob(sink, root, queues, writer, parallelism, start, checkpointEvery, restartAttempts, crashAt,
+                crashFromK, savepoint, ms);
     }
 
     /** The same job writing another lake under another sink name (a control run). */
     LakeJob asSink(String otherSink, String otherRoot) {
         return new LakeJob(otherSink, otherRoot, queues, writer, parallelism, start, checkpointEvery, restartAttempts,
-                crashAt, crashFromK, savepoint);
+                crashAt, crashFromK, savepoint, windowMs);
     }
 
     /** The job's instance name in leases: stable per sink, as a redeployment of the same job keeps it. */

@@ -36,7 +36,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * forward, a client to push with and to read pointers, lakes under a temporary folder, and jobs of
  * the real graph ({@link io.queenlake.job.pipeline.LakePipeline}: QueenSource, broker-clock windows,
  * the lake sink) started with {@code executeAsync} on the test class's MiniCluster, with short
- * settings: windows of {@value #WINDOW_MS} ms, guard {@value #GUARD_MS} ms, discovery every
+ * settings: windows of {@value #WINDOW_MS} ms (unless the job says otherwise), guard {@value #GUARD_MS} ms, discovery every
  * {@value #DISCOVERY_MS} ms, lease TTL {@value #LEASE_TTL_MS} ms, a checkpoint every
  * {@value #CHECKPOINT_MS} ms. Waits poll with a deadline and fail printing the state they saw.
  */
@@ -113,11 +113,11 @@ final class PipelineRig implements AutoCloseable {
                 .safeGuardMs(GUARD_MS)
                 .discoveryIntervalMs(DISCOVERY_MS)
                 .leaseTtlMs(LEASE_TTL_MS)
-                .maxWindowMs(WINDOW_MS)
+                .maxWindowMs(job.windowMs())
                 .lakeRoot(job.root() + "/" + Prefix.DEFAULT.value())
                 .requestTimeoutMs(5_000)
                 .build();
-        WindowSettings windows = new WindowSettings(TENANT, job.sink(), WINDOW_MS, job.writer().align(),
+        WindowSettings windows = new WindowSettings(TENANT, job.sink(), job.windowMs(), job.writer().align(),
                 job.writer().targetBytes(), job.checkpointEvery(), url, null, Duration.ofSeconds(5));
         LakeSinkBuilder sinkBuilder = LakeSink.builder()
                 .root(job.root())

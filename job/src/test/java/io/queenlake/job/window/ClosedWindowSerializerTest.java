@@ -1,6 +1,8 @@
 package io.queenlake.job.window;
 
 import io.queenlake.format.manifest.CheckpointDoc;
+import io.queenlake.format.manifest.Intent;
+import io.queenlake.format.model.Layout;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.format.window.WindowInput;
@@ -49,6 +51,8 @@ class ClosedWindowSerializerTest extends SerializerTestBase<ClosedWindow> {
             new ClosedWindow(new WindowInput("t", "q/ü", 1, t0 + 17, t0 + 18,
                     List.of(new LogRecord("p", "", 0, "", t0 + 17, null)), List.of()),
                     Optional.of(new CheckpointDoc(1, t0 + 18, List.of()))),
+            new ClosedWindow(window, Optional.empty(), Optional.of(new Intent(3, t0, t1, "parquet", "snappy",
+                    Layout.PER_PARTITION, "queen-lake/0.1.0 parquet+snappy"))),
         };
     }
 }

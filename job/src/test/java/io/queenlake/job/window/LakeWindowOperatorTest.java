@@ -12,7 +12,12 @@ import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.CheckpointDoc.Position;
+import io.queenlake.broker.kv.Intents;
+import io.queenlake.broker.kv.ObservedIntent;
 import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.Intent;
+import io.queenlake.format.model.Layout;
+import io.queenlake.format.model.WindowBounds;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
@@ -305,6 +310,45 @@ class LakeWindowOperatorTest {
             LakeWindowOperator op = (LakeWindowOperator) h.getOperator();
             assertThat(op.metricsOf("orders").recordsBelowPointer()).isEqualTo(3);
             assertThat(h.extractOutputValues()).hasSize(3);
+        }
+    }
+
+    @Test
+    void anOpenIntentClosesFirstWithItsOwnBoundsAndFormatWhateverTheSettingsAndSurvivesASnapshot() throws Exception {
+        // Window 8 was written with 30 s windows before the crash: its intent says [T0 + W, T0 + W + 30 s).
+        long pointerEnd = T0 + W;
+        long intentEnd = T0 + W + 30_000_000L;
+        client.kv(List.of(KvOp.upsert(SinkKeys.NAMESPACE, new SinkKeys("redo").committed("orders"),
+                RawJson.ofUtf8(new Committed(7, pointerEnd, "m", 10, 100, 1).toJson()), KvExpiry.forever())));
+        Intent intent = new Intent(8, pointerEnd, intentEnd, "jsonl", "gzip", Layout.PER_PARTITION,
+                "queen-lake/0.1.0 jsonl+gzip");
+        new Intents(client, "redo").write("orders", ObservedIntent.absent(), intent);
+        OperatorSubtaskState snapshot;
+        try (var h = harness(settings("redo", 1, 0))) {
+            h.open();
+            push(h, record("orders", "a", 0, pointerEnd - 1, "committed before"));
+            push(h, record("orders", "a", 1, pointerEnd, "redo"));
+            push(h, record("orders", "b", 0, intentEnd - 1, "redo"));
+            push(h, record("orders", "a", 2, intentEnd, "own grid"));
+            snapshot = h.snapshot(1, 1);
+        }
+        try (var h = harness(settings("redo", 1, 0))) {
+            h.setup();
+            h.initializeState(snapshot);
+            h.open();
+            push(h, record("orders", "b", 1, intentEnd + 5, "own grid"));
+            h.processWatermark(new Watermark(lastMs(1)));
+            List<ClosedWindow> out = h.extractOutputValues();
+            assertThat(out).extracting(ClosedWindow::k).containsExactly(8L, 9L, 10L);
+            ClosedWindow redo = out.get(0);
+            assertThat(redo.window().bounds()).isEqualTo(new WindowBounds(pointerEnd, intentEnd));
+            assertThat(redo.window().records()).as("never size-cut, though the target is 1 byte")
+                    .extracting(LogRecord::offset).containsExactlyInAnyOrder(1L, 0L);
+            assertThat(redo.redo()).contains(intent);
+            // After it, this job's own 60 s grid, tiled from the intent's end and size-cut by its own target.
+            assertThat(out.get(1).window().tStart()).isEqualTo(intentEnd);
+            assertThat(out.get(2).window().tEnd()).isEqualTo(T0 + 2 * W);
+            assertThat(out.subList(1, 3)).allSatisfy(w -> assertThat(w.redo()).isEmpty());
         }
     }
 

@@ -2,6 +2,7 @@ package io.queenlake.job.sink.committer;
 
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.Intents;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
@@ -24,7 +25,8 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
 /**
  * The commit half of the sink, run after a checkpoint completed. Queues are independent, so each
  * queue's windows of one call are committed on their own thread by the {@link QueueCommitter}
- * (per queue strictly in {@code k} order: objects, manifest, pointer, checkpoint object), and the
+ * (per queue strictly in {@code k} order, one window at a time: intent, objects, manifest, pointer,
+ * checkpoint object), and the
  * call returns only when every queue's run ended. A window the pointer already covers with the
  * same objects is signalled already committed (as Iceberg's committer does) after its objects are
  * proven complete.
@@ -65,7 +67,8 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
         CommitPointers pointers = new CommitPointers(client, config.sinkName());
         this.queueThreads = SinkThreads.pool(QUEUE_THREADS, "lake-committer-" + config.sinkName() + "-queue");
         this.bucketThreads = SinkThreads.pool(BUCKET_THREADS, "lake-committer-" + config.sinkName() + "-bucket");
-        this.queues = new QueueCommitter(config, metrics, pointers, new LakeObjects(config), bucketThreads);
+        this.queues = new QueueCommitter(config, metrics, pointers,
+                new Intents(client, config.sinkName()), new LakeObjects(config), bucketThreads);
         this.safeTime = new SafeTimeRefresh(client, metrics::recordSafeTime,
                 SinkThreads.pool(1, "lake-committer-" + config.sinkName() + "-safetime"));
     }

@@ -13,11 +13,10 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 
 /**
- * The bucket work of a run of one queue's windows that does not depend on their order, started
- * together: complete each window's staged objects (idempotent) and then read its manifest
- * {@code k} (left by an earlier attempt, or absent). The committer still walks the windows in
- * {@code k} order and takes each one's result only when it reaches it, so a manifest and a
- * pointer move never overtake an earlier window.
+ * The bucket reads of a run of one queue's windows that do not depend on their order, started
+ * together: each window's manifest {@code k} (left by an earlier attempt, or absent). Nothing here
+ * publishes: the committer completes a window's objects only after its intent is in KV, one window
+ * at a time, and takes each read's result only when it reaches that window.
  */
 final class PreparedWindows {
 
@@ -28,7 +27,6 @@ final class PreparedWindows {
         for (WindowCommittable window : windows) {
             byK.put(window.k(), CompletableFuture.supplyAsync(() -> {
                 try {
-                    objects.complete(window);
                     return objects.readManifest(window);
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
@@ -46,10 +44,7 @@ final class PreparedWindows {
         return byK.containsKey(window.k());
     }
 
-    /**
-     * Waits for the window's objects to be complete and returns its manifest {@code k} as found
-     * before this commit; throws what the completion or the read threw.
-     */
+    /** Waits for the read and returns the window's manifest {@code k} as found before this commit; throws what the read threw. */
     Optional<Manifest> await(WindowCommittable window) throws IOException {
         try {
             return byK.get(window.k()).join();

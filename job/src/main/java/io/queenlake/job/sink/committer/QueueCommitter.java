@@ -2,9 +2,12 @@ package io.queenlake.job.sink.committer;
 
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.Intents;
+import io.queenlake.broker.kv.ObservedIntent;
 import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.broker.kv.UnreadableDocumentException;
 import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.Intent;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.model.Micros;
 import io.queenlake.job.metrics.LakeMetrics;
@@ -20,14 +23,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Commits one queue's windows of one commit call, strictly in {@code k} order: decide from the
- * KV pointer ({@link CommitDecision}), then (1) complete the staged objects, (2) write the manifest
- * stamped with {@code committedAt}, (3) move the pointer with one conditional KV put, then write
- * the checkpoint object when the window carries one. Once the first window is decided
- * {@link CommitDecision#COMMIT}, the bucket work of it and of the windows expected to follow it
- * ({@link ExpectedCommits}) starts together ({@link PreparedWindows}); manifests and pointer moves
- * still go one window after another. Stateless between calls: one instance serves every queue,
- * each call on its own thread.
+ * Commits one queue's windows of one commit call, strictly in {@code k} order and one window at a
+ * time: decide from the KV pointer ({@link CommitDecision}), then (1) write the window's intent
+ * ({@code k}, bounds, format, compression, layout, writer) with {@code expect}, (2) complete the
+ * staged objects, (3) write the manifest stamped with {@code committedAt}, (4) move the pointer
+ * with one conditional KV put, then write the checkpoint object when the window carries one. No
+ * object of window {@code k + 1} is published before window {@code k}'s pointer moved and
+ * {@code k + 1}'s intent is in KV, so at most one window per queue is ever visible without its
+ * manifest, and the intent names it: the next run, whatever its settings, rebuilds exactly that
+ * window under the same keys (docs/ARCHITECTURE.md "Restore"). Only the manifest reads of the
+ * windows expected to follow the first one decided {@link CommitDecision#COMMIT}
+ * ({@link ExpectedCommits}) start together ({@link PreparedWindows}). Stateless between calls: one
+ * instance serves every queue, each call on its own thread.
  */
 final class QueueCommitter {
 
@@ -36,14 +43,16 @@ final class QueueCommitter {
     private final LakeSinkConfig config;
     private final LakeMetrics metrics;
     private final CommitPointers pointers;
+    private final Intents intents;
     private final LakeObjects objects;
     private final Executor bucketIo;
 
-    QueueCommitter(LakeSinkConfig config, LakeMetrics metrics, CommitPointers pointers, LakeObjects objects,
-            Executor bucketIo) {
+    QueueCommitter(LakeSinkConfig config, LakeMetrics metrics, CommitPointers pointers, Intents intents,
+            LakeObjects objects, Executor bucketIo) {
         this.config = config;
         this.metrics = metrics;
         this.pointers = pointers;
+        this.intents = intents;
         this.objects = objects;
         this.bucketIo = bucketIo;
     }
@@ -51,8 +60,10 @@ final class QueueCommitter {
     /** Commits the queue's windows in order; returns the step that ended the queue's run. */
     CommitStep commit(String queue, List<CommitRequest<WindowCommittable>> inOrder) {
         ObservedPointer observed;
+        ObservedIntent[] intent = new ObservedIntent[1];
         try {
             observed = pointers.read(queue);
+            intent[0] = intents.read(queue);
         } catch (QueenException e) {
             CommitStep step = onBrokerFailure(queue, inOrder.get(0).getCommittable(), e);
             inOrder.forEach(CommitRequest::retryLater);
@@ -76,7 +87,7 @@ final class QueueCommitter {
                         prepared = new PreparedWindows(objects, ExpectedCommits.of(observed.pointer(),
                                 windowsFrom(inOrder, i)), bucketIo);
                     }
-                    step = act(decision, window, observed, prepared);
+                    step = act(decision, window, observed, intent, prepared);
                 } catch (IOException e) {
                     step = new CommitStep.Retry(e);
                 } catch (QueenException e) {
@@ -114,7 +125,7 @@ final class QueueCommitter {
     }
 
     private CommitStep act(CommitDecision decision, WindowCommittable window, ObservedPointer observed,
-            PreparedWindows prepared) throws IOException {
+            ObservedIntent[] intent, PreparedWindows prepared) throws IOException {
         if (decision == CommitDecision.FOREIGN_WRITER) {
             return new CommitStep.Fenced(fenced(window, observed));
         }
@@ -122,6 +133,12 @@ final class QueueCommitter {
             return finishAlreadyCommitted(window);
         }
         Optional<Manifest> earlier = prepared.await(window);
+        Optional<LakeFencedException> intentLost = writeIntent(window, intent);
+        if (intentLost.isPresent()) {
+            return new CommitStep.Fenced(intentLost.get());
+        }
+        config.crashIfArmed(CrashPoint.AFTER_INTENT, window.k());
+        objects.complete(window);
         config.crashIfArmed(CrashPoint.BETWEEN_OBJECTS_AND_MANIFEST, window.k());
         Manifest stamped = publishedManifest(window, earlier);
         config.crashIfArmed(CrashPoint.BETWEEN_MANIFEST_AND_POINTER, window.k());
@@ -145,6 +162,39 @@ final class QueueCommitter {
         LOG.info("window committed queue={} k={} records={} bytes={}", window.queue(), window.k(),
                 stamped.records(), stamped.bytes());
         return new CommitStep.Done(move.now());
+    }
+
+    /**
+     * Step 1: puts the window's intent with {@code expect} = the intent version last read or
+     * written. A lost precondition is this job's own earlier put when the intent now stored is the
+     * very one it meant to write, and another writer otherwise.
+     */
+    private Optional<LakeFencedException> writeIntent(WindowCommittable window, ObservedIntent[] intent) {
+        Intent next = intentOf(window);
+        intent[0].intent().filter(i -> i.k() == next.k() && !i.equals(next)).ifPresent(i -> LOG.warn(
+                "queue '{}': the intent {} names window k={} as [{}, {}) {} {}, this job commits [{}, {}) {} {}",
+                window.queue(), intents.intentKey(window.queue()), i.k(), i.tStart(), i.tEnd(), i.format(),
+                i.compression(), next.tStart(), next.tEnd(), next.format(), next.compression()));
+        Intents.Write write = intents.write(window.queue(), intent[0], next);
+        if (write.applied()) {
+            intent[0] = write.now();
+            return Optional.empty();
+        }
+        ObservedIntent now = intents.read(window.queue());
+        if (now.intent().filter(next::equals).isPresent()) {
+            intent[0] = now;
+            return Optional.empty();
+        }
+        return Optional.of(new LakeFencedException("queue '" + window.queue() + "' is fenced: its intent "
+                + intents.intentKey(window.queue()) + " was written by another writer ("
+                + now.intent().map(i -> "window k=" + i.k()).orElse("absent") + " at version " + now.version()
+                + ", " + pointers.holder(window.queue()) + "), so this job stops without publishing window k="
+                + window.k() + "; stop the other writer or give this job its own sink name (QUEEN_S3_SINK)."));
+    }
+
+    static Intent intentOf(WindowCommittable window) {
+        Manifest m = window.manifest();
+        return new Intent(m.k(), m.tStart(), m.tEnd(), m.format(), m.compression(), m.layout(), m.writer());
     }
 
     private CommitDecision decide(WindowCommittable window, ObservedPointer observed) throws IOException {

@@ -1,6 +1,9 @@
 package io.queenlake.job.sink.writer;
 
+import io.queenlake.format.manifest.Intent;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WindowEncoder;
+import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
 import io.queenlake.job.sink.committable.WindowCommittable;
@@ -68,8 +71,23 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
                     + "' belongs to tenant " + window.window().tenant() + " but this sink writes tenant "
                     + config.tenant() + ": run one sink per tenant.");
         }
-        stagings.stage(window.window(), window.checkpoint());
+        if (window.redo().isPresent()) {
+            stagings.stage(window.window(), window.checkpoint(), redoEncoder(window.redo().get()));
+        } else {
+            stagings.stage(window.window(), window.checkpoint());
+        }
         LOG.debug("handed window queue={} k={} to the workers", window.queue(), window.k());
+    }
+
+    /**
+     * The encoder of a window that finishes an open intent: the intent's format, compression and
+     * layout (this job's alignment and target), so its objects get the keys and bytes the intent's have.
+     */
+    private WindowEncoder redoEncoder(Intent intent) {
+        WriterSettings own = config.writerSettings();
+        WriterSettings recorded = new WriterSettings(Format.of(intent.format(), intent.compression()), intent.layout(),
+                own.align(), own.targetBytes());
+        return new WindowEncoder(recorded, config.prefix(), config.sinkName());
     }
 
     @Override

@@ -57,6 +57,12 @@ final class WindowStagings implements AutoCloseable {
      * payload bytes of the windows not yet staged exceed the cap.
      */
     void stage(WindowInput window, Optional<CheckpointDoc> checkpoint) throws IOException, InterruptedException {
+        stage(window, checkpoint, encoder);
+    }
+
+    /** As {@link #stage(WindowInput, Optional)}, encoding with {@code with} (a redo's own format). */
+    void stage(WindowInput window, Optional<CheckpointDoc> checkpoint, WindowEncoder with)
+            throws IOException, InterruptedException {
         throwIfFailed();
         long weight = 0;
         for (LogRecord r : window.records()) {
@@ -65,11 +71,11 @@ final class WindowStagings implements AutoCloseable {
         reserve(weight);
         CompletableFuture<WindowCommittable> staged = new CompletableFuture<>();
         long reserved = weight;
-        workers.execute(() -> encodeAndStage(window, checkpoint, reserved, staged));
+        workers.execute(() -> encodeAndStage(with, window, checkpoint, reserved, staged));
         pending.add(staged);
     }
 
-    private void encodeAndStage(WindowInput window, Optional<CheckpointDoc> checkpoint, long reserved,
+    private void encodeAndStage(WindowEncoder encoder, WindowInput window, Optional<CheckpointDoc> checkpoint, long reserved,
             CompletableFuture<WindowCommittable> staged) {
         String what = "window";
         try {

@@ -7,10 +7,12 @@ import io.queenlake.broker.client.KvAnswer;
 import io.queenlake.broker.client.KvOp;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.Intents;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.Intent;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.InlineMailbox;
 import io.queenlake.job.sink.LakeSink;
@@ -35,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two queues of one commit call are committed at the same time, and each one still strictly in
- * {@code k} order, against the dev broker and a {@code file://} lake.
+ * {@code k} order and one window at a time (intent {@code k}, pointer {@code k}, then intent
+ * {@code k + 1}), against the dev broker and a {@code file://} lake.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LakeCommitterQueuesTest {
@@ -65,7 +68,9 @@ class LakeCommitterQueuesTest {
                                 // Committed one queue after the other, alpha (first by name) would wait here for ever.
                                 awaitQuietly(betaStarted);
                             }
-                            moves.add(put.key() + "=" + Committed.fromJson(put.value().utf8()).k());
+                            moves.add(put.key() + "=" + (put.key().endsWith(":intent")
+                                    ? Intent.fromJson(put.value().utf8()).k()
+                                    : Committed.fromJson(put.value().utf8()).k()));
                         }
                     }
                     return super.kv(ops);
@@ -85,10 +90,13 @@ class LakeCommitterQueuesTest {
                     .containsOnly(RecordingCommitRequest.Outcome.COMMITTED);
             String alpha = store.committedKey("alpha");
             String beta = store.committedKey("beta");
-            assertThat(moves.stream().filter(m -> m.startsWith(alpha + "=")))
-                    .containsExactly(alpha + "=1", alpha + "=2", alpha + "=3");
-            assertThat(moves.stream().filter(m -> m.startsWith(beta + "=")))
-                    .containsExactly(beta + "=1", beta + "=2", beta + "=3");
+            for (String queue : List.of("alpha", "beta")) {
+                String pointer = store.committedKey(queue);
+                String intent = new Intents(client(broker), "default").intentKey(queue);
+                assertThat(moves.stream().filter(m -> m.startsWith(pointer + "=") || m.startsWith(intent + "=")))
+                        .containsExactly(intent + "=1", pointer + "=1", intent + "=2", pointer + "=2",
+                                intent + "=3", pointer + "=3");
+            }
             LakeAssertions.assertLakeHoldsEveryWindowOnce(new FlinkLakeFiles(root), Prefix.DEFAULT, world, store::read);
         }
     }

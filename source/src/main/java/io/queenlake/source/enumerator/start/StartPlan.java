@@ -10,24 +10,47 @@ import java.util.Optional;
 /**
  * What the broker and the bucket say about one queue before its first pass: the commit pointer,
  * if any, and the positions of the newest bucket checkpoint at or below it (by partition name;
- * empty when there is none, it is unreadable, or there is no lake root). Read off the coordinator
- * thread; turned into a {@link StartDecision} together with the first pass.
+ * empty when there is none, it is unreadable, or there is no lake root); without a pointer, the
+ * start of an open intent of window 1, if any. Read off the coordinator thread; turned into a
+ * {@link StartDecision} together with the first pass.
+ *
+ * @param openIntentStart without a pointer, {@code tStart} of an intent of window 1: a crashed run
+ *     may have published that window's objects, so the queue is read from there, whatever
+ *     {@code QUEEN_S3_START} says, and the window operator finishes that window first
  */
-public record StartPlan(Optional<Committed> pointer, Map<String, CheckpointDoc.Position> positions) {
+public record StartPlan(Optional<Committed> pointer, Map<String, CheckpointDoc.Position> positions,
+        Optional<Long> openIntentStart) {
 
     public StartPlan {
         Objects.requireNonNull(pointer, "pointer");
         positions = Map.copyOf(positions);
+        Objects.requireNonNull(openIntentStart, "openIntentStart");
+    }
+
+    public StartPlan(Optional<Committed> pointer, Map<String, CheckpointDoc.Position> positions) {
+        this(pointer, positions, Optional.empty());
     }
 
     public static StartPlan noPointer() {
         return new StartPlan(Optional.empty(), Map.of());
     }
 
-    /** With a pointer the queue continues from it; otherwise {@code start} decides, latest at this pass's safeTime. */
+    /** No pointer, but an open intent of window 1 starting at {@code tStart}. */
+    public static StartPlan openIntent(long tStart) {
+        return new StartPlan(Optional.empty(), Map.of(), Optional.of(tStart));
+    }
+
+    /**
+     * With a pointer the queue continues from it; without one, an open intent of window 1 starts
+     * it at the intent's {@code tStart} (as from a pointer there); otherwise {@code start} decides,
+     * latest at this pass's safeTime.
+     */
     public StartDecision decide(StartMode start, long firstPassSafeTimeMicros) {
         if (pointer.isPresent()) {
             return StartDecision.pointer(pointer.get().tEnd());
+        }
+        if (openIntentStart.isPresent()) {
+            return StartDecision.pointer(openIntentStart.get());
         }
         return start == StartMode.EARLIEST ? StartDecision.earliest() : StartDecision.latest(firstPassSafeTimeMicros);
     }

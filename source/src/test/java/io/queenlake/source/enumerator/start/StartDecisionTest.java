@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.broker.client.PartitionInfo;
 import io.queenlake.format.manifest.CheckpointDoc;
+import io.queenlake.source.StartMode;
 import io.queenlake.source.split.PartitionSplit;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,15 @@ class StartDecisionTest {
 
     private static PartitionInfo partition(long lastOffset, long logStart, long lastWriteAt) {
         return new PartitionInfo("p", "id-1", lastOffset, logStart, lastWriteAt);
+    }
+
+    @Test
+    void anOpenIntentOfWindowOneStartsTheQueueAtItsStartWhateverTheStartMode() {
+        for (StartMode mode : StartMode.values()) {
+            assertThat(StartPlan.openIntent(1_000_000L).decide(mode, 9_000_000L))
+                    .isEqualTo(StartDecision.pointer(1_000_000L));
+        }
+        assertThat(StartPlan.noPointer().decide(StartMode.LATEST, 9_000_000L)).isEqualTo(StartDecision.latest(9_000_000L));
     }
 
     @Test
