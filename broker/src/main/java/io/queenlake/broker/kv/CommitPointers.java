@@ -1,6 +1,5 @@
 package io.queenlake.broker.kv;
 
-import io.queenlake.broker.client.KvOp;
 import io.queenlake.broker.client.KvRow;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.format.manifest.Committed;
@@ -56,13 +55,12 @@ public final class CommitPointers {
     /** The pointers of many queues, in as few KV batches as the broker allows. */
     public Map<String, ObservedPointer> readAll(List<String> queues) {
         Map<String, ObservedPointer> pointers = new LinkedHashMap<>();
-        for (int from = 0; from < queues.size(); from += KvOp.MAX_OPS) {
-            List<String> batch = queues.subList(from, Math.min(queues.size(), from + KvOp.MAX_OPS));
+        KvBatches.forEach(queues, (from, batch) -> {
             List<Optional<KvRow>> rows = get(batch.stream().map(keys::committed).toList());
             for (int i = 0; i < batch.size(); i++) {
                 pointers.put(batch.get(i), observed(batch.get(i), rows.get(i)));
             }
-        }
+        });
         return pointers;
     }
 

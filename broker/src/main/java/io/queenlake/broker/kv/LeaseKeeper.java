@@ -141,13 +141,12 @@ public final class LeaseKeeper {
         List<String> takeOver = new ArrayList<>();
         Map<String, Long> takeOverVersions = new HashMap<>();
         try {
-            for (int from = 0; from < ops.size(); from += KvOp.MAX_OPS) {
-                int to = Math.min(ops.size(), from + KvOp.MAX_OPS);
-                KvAnswer.Results results = results(ops.subList(from, to));
-                for (int i = from; i < to; i++) {
-                    apply(ops.get(i), opQueues.get(i), results.get(i - from), now, takeOver, takeOverVersions);
+            KvBatches.forEach(ops, (from, batch) -> {
+                KvAnswer.Results results = results(batch);
+                for (int i = 0; i < batch.size(); i++) {
+                    apply(batch.get(i), opQueues.get(from + i), results.get(i), now, takeOver, takeOverVersions);
                 }
-            }
+            });
             takeOver(takeOver, takeOverVersions, now);
         } catch (QueenException e) {
             if (!e.retriable()) {
@@ -240,12 +239,11 @@ public final class LeaseKeeper {
         for (String queue : queues) {
             ops.add(new KvOp.Put(SinkKeys.NAMESPACE, keys.lease(queue), doc(), ttl(), KvExpect.version(versions.get(queue)), false));
         }
-        for (int from = 0; from < ops.size(); from += KvOp.MAX_OPS) {
-            int to = Math.min(ops.size(), from + KvOp.MAX_OPS);
-            KvAnswer.Results results = results(ops.subList(from, to));
-            for (int i = from; i < to; i++) {
-                String queue = queues.get(i);
-                KvResult.Written written = (KvResult.Written) results.get(i - from);
+        KvBatches.forEach(ops, (from, batch) -> {
+            KvAnswer.Results results = results(batch);
+            for (int i = 0; i < batch.size(); i++) {
+                String queue = queues.get(from + i);
+                KvResult.Written written = (KvResult.Written) results.get(i);
                 LeaseSlot slot = slots.get(queue);
                 if (written.applied()) {
                     slot.mine(written.version());
@@ -256,7 +254,7 @@ public final class LeaseKeeper {
                     slot.retryAtMs = now;
                 }
             }
-        }
+        });
     }
 
     private LeaseLostException lost(String queue, KvResult.Written written) {
@@ -316,9 +314,7 @@ public final class LeaseKeeper {
             ops.add(new KvOp.Delete(SinkKeys.NAMESPACE, keys.presence(instance), KvExpect.version(presenceVersion), false));
         }
         try {
-            for (int from = 0; from < ops.size(); from += KvOp.MAX_OPS) {
-                client.kv(ops.subList(from, Math.min(ops.size(), from + KvOp.MAX_OPS)));
-            }
+            KvBatches.forEach(ops, (from, batch) -> client.kv(batch));
             LOG.info("instance {} released {} leases and its presence row", instance, ops.size() - (presenceVersion > 0 ? 1 : 0));
         } catch (RuntimeException e) {
             LOG.warn("instance {} could not release its leases ({}); they expire after {} ms", instance, e.getMessage(), ttlMs);
