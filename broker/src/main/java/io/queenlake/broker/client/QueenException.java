@@ -144,6 +144,14 @@ public final class QueenException extends RuntimeException {
         return retryAfterSeconds >= 0 ? OptionalLong.of(retryAfterSeconds) : OptionalLong.empty();
     }
 
+    /**
+     * Whether the broker refused this client's token: 401 (no token, a wrong or expired one) or 403
+     * (a token without the role the route needs). No retry or restart heals it; the token must change.
+     */
+    public boolean refusesToken() {
+        return kind == Kind.STATUS && (status == 401 || status == 403);
+    }
+
     /** Whether the same call may succeed later. */
     public boolean retriable() {
         return switch (kind) {

@@ -153,11 +153,13 @@ class ClientAgainstScriptedBrokerTest {
             broker.then(Reply.json(status, "{\"error\":\"x\"}"));
             QueenException e = catchThrowableOfType(() -> client.fetch(READ_CUST_1), QueenException.class);
             assertThat(e.retriable()).as("status %d", status).isFalse();
+            assertThat(e.refusesToken()).as("status %d refuses the token", status).isEqualTo(status == 401 || status == 403);
         }
         for (int status : new int[] {408, 429, 500, 502, 503, 504, 507}) {
             broker.then(Reply.json(status, "{\"error\":\"x\"}"));
             QueenException e = catchThrowableOfType(() -> client.fetch(READ_CUST_1), QueenException.class);
             assertThat(e.retriable()).as("status %d", status).isTrue();
+            assertThat(e.refusesToken()).as("status %d", status).isFalse();
         }
     }
 

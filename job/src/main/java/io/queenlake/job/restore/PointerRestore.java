@@ -5,6 +5,7 @@ import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.client.RetryPolicy;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.format.manifest.Committed;
+import io.queenlake.source.TokenRefusal;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -14,9 +15,9 @@ import java.util.Optional;
  * The commit pointer of each queue, read once per queue per instance: where window numbering
  * continues when Flink has no state for the queue (docs/ARCHITECTURE.md "Restore"). Retriable broker failures
  * are retried with the {@link RetryPolicy}; a terminal one fails with one sentence naming the queue
- * and the broker, and a pointer that cannot be decoded with the
- * {@link io.queenlake.broker.kv.UnreadableDocumentException}'s. It only reads; the committer is the
- * only writer of the pointer.
+ * and the broker (a refused token stops the job without a restart: {@link TokenRefusal}), and a
+ * pointer that cannot be decoded with the {@link io.queenlake.broker.kv.UnreadableDocumentException}'s.
+ * It only reads; the committer is the only writer of the pointer.
  */
 public final class PointerRestore {
 
@@ -45,8 +46,9 @@ public final class PointerRestore {
         try {
             return retry.call(() -> pointers.read(queue)).pointer();
         } catch (QueenException e) {
-            throw new IllegalStateException("could not read the commit pointer " + pointers.committedKey(queue)
-                    + " of queue '" + queue + "' from the broker at " + broker + ": " + e.getMessage(), e);
+            throw TokenRefusal.terminal(new IllegalStateException("could not read the commit pointer "
+                    + pointers.committedKey(queue) + " of queue '" + queue + "' from the broker at " + broker + ": "
+                    + e.getMessage(), e));
         }
     }
 }
