@@ -46,7 +46,8 @@ public final class QueenException extends RuntimeException {
     }
 
     static QueenException transport(String broker, Route route, Throwable cause) {
-        String what = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        String what = cause.getMessage() != null ? cause.getMessage()
+                : cause instanceof java.net.ConnectException ? "connection refused" : cause.getClass().getSimpleName();
         return new QueenException(Kind.TRANSPORT, route.toString(), 0, null, null, -1,
                 "could not complete " + route + " on the broker at " + broker + " (" + what
                         + "): check QUEEN_URL and that the broker is up; the call is retriable",

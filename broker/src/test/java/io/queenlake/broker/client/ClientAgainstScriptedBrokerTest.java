@@ -230,8 +230,9 @@ class ClientAgainstScriptedBrokerTest {
         QueenException e = catchThrowableOfType(() -> nowhere.partitionsChanged(List.of()), QueenException.class);
         assertThat(e.kind()).isEqualTo(QueenException.Kind.TRANSPORT);
         assertThat(e.retriable()).isTrue();
-        assertThat(e.getMessage()).startsWith("could not complete POST /api/v1/partitions/changed on the broker at http://127.0.0.1:" + port)
-                .endsWith("check QUEEN_URL and that the broker is up; the call is retriable");
+        assertThat(e.getMessage()).isEqualTo("could not complete POST /api/v1/partitions/changed on the broker at"
+                + " http://127.0.0.1:" + port + " (connection refused): check QUEEN_URL and that the broker is up;"
+                + " the call is retriable");
     }
 
     @Test
