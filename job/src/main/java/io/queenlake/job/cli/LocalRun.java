@@ -6,6 +6,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
@@ -80,7 +81,15 @@ final class LocalRun implements AutoCloseable {
                 .setNumSlotsPerTaskManager(Math.max(2, Runtime.getRuntime().availableProcessors()))
                 .build());
         try {
-            cluster.start();
+            try {
+                cluster.start();
+            } catch (Exception e) {
+                if (webPort != 0 && LauncherChecks.bindFailure(e).isPresent()) {
+                    // Taken between the launcher's check and the start, or by something bound to another address.
+                    throw new IllegalStateException(LauncherChecks.portTaken("web-port", webPort), e);
+                }
+                throw e;
+            }
             URI web = cluster.getRestAddress().get(30, TimeUnit.SECONDS);
             JobID id = cluster.submitJob(graph).get(60, TimeUnit.SECONDS).getJobID();
             return new LocalRun(cluster, id, web, restore);
@@ -124,9 +133,9 @@ final class LocalRun implements AutoCloseable {
         return restoredFrom;
     }
 
-    /** Blocks until the job ends (it runs until cancelled, unless it fails for good). */
-    JobResult awaitEnd() throws Exception {
-        return cluster.requestJobResult(job).get();
+    /** Completes when the job ends (it runs until cancelled, unless it fails for good). */
+    CompletableFuture<JobResult> end() {
+        return cluster.requestJobResult(job);
     }
 
     /** Cancels the job (its retained checkpoints stay), waits for it to end, and stops the cluster. */
