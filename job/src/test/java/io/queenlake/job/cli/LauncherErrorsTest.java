@@ -12,8 +12,6 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,21 +26,10 @@ class LauncherErrorsTest {
     @TempDir
     static Path dir;
 
-    private static DevBroker broker;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = DevBroker.start(DevBrokerOptions.builder().build());
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
-
+    /** {@code run} with settings that pass; the options checked here fail before the broker is asked. */
     private static String[] run(String... more) {
         String[] base = {"run", "--queues", "orders", "--bucket", "lake", "--endpoint", dir.toUri().toString(),
-            "--queen-url", broker.url().toString()};
+            "--queen-url", "http://127.0.0.1:1"};
         String[] all = new String[base.length + more.length];
         System.arraycopy(base, 0, all, 0, base.length);
         System.arraycopy(more, 0, all, base.length, more.length);
@@ -83,14 +70,17 @@ class LauncherErrorsTest {
     @Test
     void aRefusedS3EndpointIsOneLineNamingEndpointWithinSeconds() throws Exception {
         int port = freePort();
-        long start = System.nanoTime();
-        Launched ran = launch("run", "--queues", "orders", "--bucket", "lake", "--endpoint", "http://127.0.0.1:" + port,
-                "--path-style", "true", "--access-key", "k", "--secret-key", "s", "--queen-url", broker.url().toString());
+        try (DevBroker broker = DevBroker.start(DevBrokerOptions.builder().build())) {
+            long start = System.nanoTime();
+            Launched ran = launch("run", "--queues", "orders", "--bucket", "lake", "--endpoint",
+                    "http://127.0.0.1:" + port, "--path-style", "true", "--access-key", "k", "--secret-key", "s",
+                    "--queen-url", broker.url().toString());
 
-        assertOneLine(ran, 1, "queen-lake run: the S3 endpoint http://127.0.0.1:" + port + " refused the connection"
-                + " (nothing listens on 127.0.0.1:" + port + "): check the host and port in QUEEN_S3_ENDPOINT (--endpoint)"
-                + " and that the server is up.");
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+            assertOneLine(ran, 1, "queen-lake run: the S3 endpoint http://127.0.0.1:" + port + " refused the connection"
+                    + " (nothing listens on 127.0.0.1:" + port + "): check the host and port in QUEEN_S3_ENDPOINT"
+                    + " (--endpoint) and that the server is up.");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+        }
     }
 
     @Test

@@ -10,8 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,26 +27,16 @@ class StopSignalITCase {
     @TempDir
     static Path dir;
 
-    private static DevBroker broker;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = DevBroker.start(DevBrokerOptions.builder().build());
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        broker.close();
-    }
-
     @Test
     void runStopsOnSigtermAndExitsZero() throws Exception {
         Path out = dir.resolve("run.out");
-        Process run = launcher(out, "run", "--web-port", "0", "--queues", "orders", "--bucket", "lake",
-                "--endpoint", dir.toUri().toString(), "--queen-url", broker.url().toString(), "--sink", "sigterm",
-                "--instance", "sigterm-itcase", "--lease-ttl-ms", "1000");
+        try (DevBroker broker = DevBroker.start(DevBrokerOptions.builder().build())) {
+            Process run = launcher(out, "run", "--web-port", "0", "--queues", "orders", "--bucket", "lake",
+                    "--endpoint", dir.toUri().toString(), "--queen-url", broker.url().toString(), "--sink", "sigterm",
+                    "--instance", "sigterm-itcase", "--lease-ttl-ms", "1000");
 
-        assertStopsCleanlyOnSigterm(run, out, "queen-lake stopped");
+            assertStopsCleanlyOnSigterm(run, out, "queen-lake stopped");
+        }
     }
 
     @Test

@@ -37,8 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A broker restarted with another token (README, "What happens on each failure"): the running job
- * stops within seconds with the one sentence naming QUEEN_TOKEN, and Flink does not restart it, even
- * with a restart strategy that would restart it a thousand times.
+ * stops within seconds with the one sentence naming QUEEN_TOKEN, and Flink does not restart it,
+ * although the cluster's restart strategy would restart it a thousand times.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RefusedTokenITCase {
@@ -47,9 +47,18 @@ class RefusedTokenITCase {
     /** "Within a few seconds": the lease round runs every TTL/3, discovery every 100 ms, the reader at least every second. */
     private static final Duration STOPS_WITHIN = Duration.ofSeconds(15);
 
+    /** A cluster whose restart strategy would restart a failing job a thousand times, 100 ms apart. */
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+            .setConfiguration(restartingAThousandTimes()).setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    private static Configuration restartingAThousandTimes() {
+        Configuration conf = new Configuration();
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 1000);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+        return conf;
+    }
 
     @TempDir
     static Path dir;
@@ -101,13 +110,9 @@ class RefusedTokenITCase {
             "--discovery-interval-ms", "100", "--lease-ttl-ms", "1500"}, new Configuration());
     }
 
-    /** The job as {@code run} builds it, with a restart strategy that would restart it a thousand times. */
+    /** The job as {@code run} builds it, on the cluster's restart strategy. */
     private static JobClient start(LakeSettings settings) throws Exception {
-        Configuration conf = new Configuration();
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 1000);
-        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setParallelism(1);
         env.enableCheckpointing(200);
         LakeJob.build(env, settings);
