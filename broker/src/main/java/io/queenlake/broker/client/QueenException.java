@@ -46,7 +46,8 @@ public final class QueenException extends RuntimeException {
     }
 
     static QueenException transport(String broker, Route route, Throwable cause) {
-        String what = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        String what = cause.getMessage() != null ? cause.getMessage()
+                : cause instanceof java.net.ConnectException ? "connection refused" : cause.getClass().getSimpleName();
         return new QueenException(Kind.TRANSPORT, route.toString(), 0, null, null, -1,
                 "could not complete " + route + " on the broker at " + broker + " (" + what
                         + "): check QUEEN_URL and that the broker is up; the call is retriable",
@@ -142,6 +143,14 @@ public final class QueenException extends RuntimeException {
     /** {@code Retry-After} in delta-seconds, when the broker sent it in that form. */
     public OptionalLong retryAfterSeconds() {
         return retryAfterSeconds >= 0 ? OptionalLong.of(retryAfterSeconds) : OptionalLong.empty();
+    }
+
+    /**
+     * Whether the broker refused this client's token: 401 (no token, a wrong or expired one) or 403
+     * (a token without the role the route needs). No retry or restart heals it; the token must change.
+     */
+    public boolean refusesToken() {
+        return kind == Kind.STATUS && (status == 401 || status == 403);
     }
 
     /** Whether the same call may succeed later. */

@@ -153,11 +153,13 @@ class ClientAgainstScriptedBrokerTest {
             broker.then(Reply.json(status, "{\"error\":\"x\"}"));
             QueenException e = catchThrowableOfType(() -> client.fetch(READ_CUST_1), QueenException.class);
             assertThat(e.retriable()).as("status %d", status).isFalse();
+            assertThat(e.refusesToken()).as("status %d refuses the token", status).isEqualTo(status == 401 || status == 403);
         }
         for (int status : new int[] {408, 429, 500, 502, 503, 504, 507}) {
             broker.then(Reply.json(status, "{\"error\":\"x\"}"));
             QueenException e = catchThrowableOfType(() -> client.fetch(READ_CUST_1), QueenException.class);
             assertThat(e.retriable()).as("status %d", status).isTrue();
+            assertThat(e.refusesToken()).as("status %d", status).isFalse();
         }
     }
 
@@ -228,8 +230,9 @@ class ClientAgainstScriptedBrokerTest {
         QueenException e = catchThrowableOfType(() -> nowhere.partitionsChanged(List.of()), QueenException.class);
         assertThat(e.kind()).isEqualTo(QueenException.Kind.TRANSPORT);
         assertThat(e.retriable()).isTrue();
-        assertThat(e.getMessage()).startsWith("could not complete POST /api/v1/partitions/changed on the broker at http://127.0.0.1:" + port)
-                .endsWith("check QUEEN_URL and that the broker is up; the call is retriable");
+        assertThat(e.getMessage()).isEqualTo("could not complete POST /api/v1/partitions/changed on the broker at"
+                + " http://127.0.0.1:" + port + " (connection refused): check QUEEN_URL and that the broker is up;"
+                + " the call is retriable");
     }
 
     @Test

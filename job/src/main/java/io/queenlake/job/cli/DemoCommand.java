@@ -2,11 +2,10 @@ package io.queenlake.job.cli;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code ./queen-lake demo [--web-port P]}: starts {@link Demo} and runs until Ctrl-C, then stops
- * every part cleanly. The console shows the demo's own lines; the job's log is in a file.
+ * {@code ./queen-lake demo [--web-port P]}: starts {@link Demo} and runs until Ctrl-C or SIGTERM,
+ * then stops every part cleanly and exits 0. Ports that are taken are refused before anything starts. The console shows the demo's own lines; the job's log is in a file.
  */
 final class DemoCommand implements Subcommand {
 
@@ -37,19 +36,12 @@ final class DemoCommand implements Subcommand {
                 a.intValue("web-port", 0, 65535),
                 a.intValue("broker-port", 0, 65535),
                 a.longValue("window-ms", 100, 3_600_000));
-        Demo demo = Demo.start(options, System.out::println);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("stopping the demo...");
-            try {
-                demo.close();
-                System.out.println("demo stopped; the lake stays in " + options.dir().toAbsolutePath());
-            } catch (Exception e) {
-                System.err.println("demo: error while stopping: " + e.getMessage());
-            }
-            stopped.countDown();
-        }, "queen-lake-demo-shutdown"));
-        stopped.await();
+        LauncherChecks.freePort("demo", "web-port", options.webPort());
+        LauncherChecks.freePort("demo", "broker-port", options.brokerPort());
+        UntilStopped stop = UntilStopped.watch("demo", "demo stopped; the lake stays in " + options.dir().toAbsolutePath());
+        stop.closes(Demo.start(options, System.out::println));
+        System.out.println("stopping the demo on " + stop.requested().join() + "...");
+        stop.close();
         return 0;
     }
 }

@@ -6,10 +6,12 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.runtime.jobmaster.JobResult;
@@ -20,11 +22,17 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * The job on a MiniCluster in this JVM, with the Flink web UI and REST API on {@code webPort}
  * (0 picks a free port), for {@code ./queen-lake run} and {@code demo}. It owns the cluster's life:
- * start, submit, cancel on {@link #close()}. With a state folder, checkpoints are retained there on
+ * start, submit, cancel on {@link #close()}; a failing job is restarted a bounded number of times
+ * ({@link #boundedRestarts}). With a state folder, checkpoints are retained there on
  * cancellation and the newest complete one is restored at the next start; without, the job starts
  * without Flink state and continues from the KV commit pointers.
  */
 final class LocalRun implements AutoCloseable {
+
+    /** Restarts before a persistent failure ends the run ({@link #boundedRestarts}). */
+    static final int RESTART_ATTEMPTS = 8;
+    /** A run this long without a failure has its restart attempts back. */
+    static final Duration RESTART_RESET = Duration.ofMinutes(10);
 
     private final MiniCluster cluster;
     private final JobID job;
@@ -53,6 +61,7 @@ final class LocalRun implements AutoCloseable {
         conf.setString("execution.checkpointing.interval", checkpointInterval.toMillis() + " ms");
         conf.setString("execution.checkpointing.mode", "EXACTLY_ONCE");
         conf.setString("pipeline.name", settings.jobName());
+        boundedRestarts(conf);
         Optional<RetainedCheckpoints.Retained> restore = Optional.empty();
         if (stateDir != null) {
             Path checkpoints = stateDir.toAbsolutePath().resolve("checkpoints");
@@ -72,7 +81,15 @@ final class LocalRun implements AutoCloseable {
                 .setNumSlotsPerTaskManager(Math.max(2, Runtime.getRuntime().availableProcessors()))
                 .build());
         try {
-            cluster.start();
+            try {
+                cluster.start();
+            } catch (Exception e) {
+                if (webPort != 0 && LauncherChecks.bindFailure(e).isPresent()) {
+                    // Taken between the launcher's check and the start, or by something bound to another address.
+                    throw new IllegalStateException(LauncherChecks.portTaken("web-port", webPort), e);
+                }
+                throw e;
+            }
             URI web = cluster.getRestAddress().get(30, TimeUnit.SECONDS);
             JobID id = cluster.submitJob(graph).get(60, TimeUnit.SECONDS).getJobID();
             return new LocalRun(cluster, id, web, restore);
@@ -80,6 +97,28 @@ final class LocalRun implements AutoCloseable {
             cluster.close();
             throw e;
         }
+    }
+
+    /**
+     * Unless {@code conf} chooses one, Flink's exponential-delay restart strategy with a bounded
+     * number of attempts: a failure that heals (a bucket back after a minute, the late-record guard's
+     * one restart) is restarted after 1 s, 2 s, 4 s ... up to 30 s, and a failure that persists through
+     * {@value #RESTART_ATTEMPTS} restarts (about two minutes) ends the run with its cause instead of
+     * looping. The count starts again after {@link #RESTART_RESET} without a failure. A refused token
+     * or a fenced queue stops the job at once, whatever the strategy.
+     */
+    static Configuration boundedRestarts(Configuration conf) {
+        if (conf.contains(RestartStrategyOptions.RESTART_STRATEGY)) {
+            return conf;
+        }
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF, Duration.ofSeconds(1));
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF, Duration.ofSeconds(30));
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_BACKOFF_MULTIPLIER, 2.0);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_JITTER_FACTOR, 0.1);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS, RESTART_ATTEMPTS);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_RESET_BACKOFF_THRESHOLD, RESTART_RESET);
+        return conf;
     }
 
     URI webUrl() {
@@ -94,9 +133,9 @@ final class LocalRun implements AutoCloseable {
         return restoredFrom;
     }
 
-    /** Blocks until the job ends (it runs until cancelled, unless it fails for good). */
-    JobResult awaitEnd() throws Exception {
-        return cluster.requestJobResult(job).get();
+    /** Completes when the job ends (it runs until cancelled, unless it fails for good). */
+    CompletableFuture<JobResult> end() {
+        return cluster.requestJobResult(job);
     }
 
     /** Cancels the job (its retained checkpoints stay), waits for it to end, and stops the cluster. */

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.jobmaster.JobResult;
@@ -16,8 +17,10 @@ import org.apache.flink.runtime.jobmaster.JobResult;
  * {@code --web-port} (default 8081). Settings as for {@code flink run}: job arguments such as
  * {@code --queues orders}, or the {@code QUEEN_*} variables. With {@code --state-dir DIR}
  * checkpoints are retained there and a restart resumes from the newest complete one; without it a
- * restart resumes from the KV commit pointers. Runs until Ctrl-C, then cancels the job cleanly
- * (the lease is released, retained checkpoints stay).
+ * restart resumes from the KV commit pointers. Runs until Ctrl-C or SIGTERM, then cancels the job
+ * cleanly (the lease is released, retained checkpoints stay) and exits 0; a job that fails for good
+ * ends the run with its cause. A state folder that is a file or a web port that is taken is refused
+ * before anything starts.
  */
 final class RunCommand implements Subcommand {
 
@@ -55,26 +58,36 @@ final class RunCommand implements Subcommand {
     public int run(String[] args) throws Exception {
         JobSettingsArgs parsed = JobSettingsArgs.split("run", args, OPTIONS);
         int webPort = parsed.own().intValue("web-port", 0, 65535);
-        String stateDir = parsed.own().get("state-dir");
+        String given = parsed.own().get("state-dir");
         long checkpointMs = parsed.own().longValue("checkpoint-ms", 100, 3_600_000);
+        Path stateDir = given == null ? null : LauncherChecks.stateDir("run", given);
+        LauncherChecks.freePort("run", "web-port", webPort);
         Map<String, String> env = System.getenv();
         LakeSettings settings = parsed.settings(env, new Configuration());
         System.out.println(settings.describe());
         Configuration conf = LauncherFileSystems.initialize(new Configuration(), settings);
+        UntilStopped stop = UntilStopped.watch("queen-lake run", "queen-lake stopped");
         StartProbe.check(settings);
-        LocalRun run = LocalRun.start(settings, conf, webPort, stateDir == null ? null : Path.of(stateDir),
-                Duration.ofMillis(checkpointMs));
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(run), "queen-lake-run-shutdown"));
+        LocalRun run = LocalRun.start(settings, conf, webPort, stateDir, Duration.ofMillis(checkpointMs));
+        stop.closes(run);
         System.out.println("queen-lake is running " + settings.jobName());
         System.out.println("  web UI: " + run.webUrl());
         System.out.println(run.restoredFrom()
                 .map(r -> "  resumed from retained checkpoint " + r.dir())
                 .orElse(stateDir == null
                         ? "  no --state-dir: started without Flink state, continuing from the KV commit pointers"
-                        : "  no complete checkpoint in " + Path.of(stateDir).toAbsolutePath()
+                        : "  no complete checkpoint in " + stateDir
                                 + " yet: started from the KV commit pointers; checkpoints are retained there"));
         System.out.println("  Ctrl-C to stop");
-        JobResult result = run.awaitEnd();
+        CompletableFuture<JobResult> end = run.end();
+        CompletableFuture.anyOf(end, stop.requested()).join();
+        if (stop.requested().isDone()) {
+            System.out.println("stopping on " + stop.requested().join() + "...");
+            stop.close();
+            return 0;
+        }
+        JobResult result = end.join();
+        stop.closeSilently();
         if (result.getJobStatus().filter(status -> status == JobStatus.CANCELED).isPresent()) {
             return 0;
         }
@@ -83,15 +96,6 @@ final class RunCommand implements Subcommand {
             throw new IllegalStateException("the job failed: " + rootMessage(cause), cause);
         }
         return 0;
-    }
-
-    private static void stop(LocalRun run) {
-        try {
-            run.close();
-            System.out.println("queen-lake stopped");
-        } catch (Exception e) {
-            System.err.println("queen-lake: error while stopping the job: " + e.getMessage());
-        }
     }
 
     static String rootMessage(Throwable t) {

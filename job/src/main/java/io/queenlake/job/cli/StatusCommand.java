@@ -5,9 +5,10 @@ import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.broker.kv.UnreadableDocumentException;
+import io.queenlake.job.config.Origin;
+import io.queenlake.job.config.QueueList;
 import io.queenlake.job.config.Setting;
 import java.io.PrintStream;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,7 +36,8 @@ final class StatusCommand implements Subcommand {
     }
 
     private static final List<CliOption> OPTIONS = Stream.concat(Stream.of(
-            CliOption.option("queue", "Q[,Q2]", "the queues (else " + Setting.QUEUES.envName()
+            CliOption.option("queue", "Q[,Q2]", "the queues, as " + Setting.QUEUES.envName() + " takes them (Q1,Q2, a"
+                    + " JSON array [\"a,b\"] for names with a comma, or *) (else " + Setting.QUEUES.envName()
                     + ", else every queue of the broker)"),
             CliOption.option("sink", "S", "the sink whose pointers and leases to read (else " + Setting.SINK.envName()
                     + ", else " + Setting.SINK.defaultValue() + ")")),
@@ -59,8 +61,9 @@ final class StatusCommand implements Subcommand {
         String sink = a.get("sink", env.getOrDefault(Setting.SINK.envName(), Setting.SINK.defaultValue()));
         QueenClient client = broker.client("status");
         CommitPointers pointers = new CommitPointers(client, sink);
+        Origin origin = a.given("queue") ? Origin.ARGUMENT : Origin.ENVIRONMENT;
         try {
-            List<String> queues = queues(a.get("queue", env.get(Setting.QUEUES.envName())), client);
+            List<String> queues = queues(a.get("queue", env.get(Setting.QUEUES.envName())), origin, client);
             long safeTime = client.safeTimeMicros();
             out.println("broker " + url + ", sink '" + sink + "', tenant " + tenant);
             if (queues.isEmpty()) {
@@ -80,11 +83,10 @@ final class StatusCommand implements Subcommand {
         return 0;
     }
 
-    private static List<String> queues(String named, QueenClient client) {
-        if (named == null || named.isBlank() || named.strip().equals("*")) {
-            return client.queues().stream().sorted().toList();
-        }
-        return Arrays.stream(named.split(",")).map(String::strip).filter(q -> !q.isEmpty()).toList();
+    /** The queues named as {@code run} reads {@code QUEEN_S3_QUEUES} ({@link QueueList}), else every queue of the broker. */
+    private static List<String> queues(String named, Origin origin, QueenClient client) {
+        List<String> queues = named == null || named.isBlank() ? List.of("*") : QueueList.parse(named.strip(), origin);
+        return queues.equals(List.of("*")) ? client.queues().stream().sorted().toList() : queues;
     }
 
     private static QueueStatus status(String queue, CommitPointers pointers, long safeTime) {

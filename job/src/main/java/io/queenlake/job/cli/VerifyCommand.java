@@ -21,7 +21,9 @@ import org.apache.flink.configuration.Configuration;
  * reads the KV commit pointer, every manifest {@code 1..k} and their objects, prints one summary
  * line (windows, records, bytes, lost ranges, orphans, problems) and each problem, and exits 1 when
  * any queue has a problem. Bucket and broker come from the job's settings (arguments such as
- * {@code --bucket}, Flink keys, {@code QUEEN_*} variables). Without the broker's log it checks the
+ * {@code --bucket}, Flink keys, {@code QUEEN_*} variables); the queues are read as {@code run}
+ * reads {@code QUEEN_S3_QUEUES}, and a named queue with neither a pointer nor an object in the lake
+ * is an error (a misspelt name must not pass as consistent). Without the broker's log it checks the
  * lake's own consistency: manifests against objects, tiling, no record twice, no orphans, keys in
  * {@code k} order, the pointer against manifest {@code k}.
  */
@@ -40,8 +42,10 @@ final class VerifyCommand implements Subcommand {
     }
 
     private static final List<CliOption> OPTIONS = List.of(
-            CliOption.option("queue", "Q[,Q2]", "the queues to check, * for every queue of the broker (else --queues or "
-                    + Setting.QUEUES.envName() + ")"),
+            CliOption.option("queue", "Q[,Q2]", "the queues to check, as " + Setting.QUEUES.envName() + " takes them:"
+                    + " Q, Q1,Q2, a JSON array [\"a,b\"] for names with a comma, or * for every queue of the broker (else"
+                    + " --queues or " + Setting.QUEUES.envName() + "); a named queue with no pointer and no object is an"
+                    + " error"),
             CliOption.option("sink", "S", "the sink whose pointers to check against (else "
                     + Setting.SINK.envName() + ", else " + Setting.SINK.defaultValue() + ")"));
 
@@ -65,7 +69,8 @@ final class VerifyCommand implements Subcommand {
         LakeSettings settings = parsed.settings(env, new Configuration(), extra(parsed, queue, sink));
         List<String> queues = settings.queues();
         QueenClient client = settings.lakeSink().config().newClient();
-        if (queues.equals(List.of("*"))) {
+        boolean named = !queues.equals(List.of("*"));
+        if (!named) {
             queues = brokerQueues(client, settings);
         }
         LauncherFileSystems.initialize(new Configuration(), settings);
@@ -82,11 +87,31 @@ final class VerifyCommand implements Subcommand {
                 throw new IllegalStateException("cannot read the lake at " + settings.lakePath() + " (" + e.getMessage()
                         + "): check QUEEN_S3_ENDPOINT, QUEEN_S3_BUCKET, QUEEN_S3_PATH_STYLE and the credentials.", e);
             }
+            if (named && neverMirrored(report, pointer)) {
+                out.println(noSuchQueue(q, pointers.committedKey(q), settings));
+                clean = false;
+                continue;
+            }
             print(report, pointer, pointers.committedKey(q));
             clean &= report.ok() && !(pointer.pointer().isEmpty() && pointer.version() != 0);
         }
         out.println(clean ? "the lake is consistent" : "the lake has problems (listed above)");
         return clean ? 0 : 1;
+    }
+
+    /**
+     * A named queue with no commit pointer and not one object in the lake (no window, no orphan, no
+     * pending object) was never mirrored to this lake under this sink: most often a misspelt name.
+     */
+    private static boolean neverMirrored(LakeReport report, ObservedPointer pointer) {
+        return pointer.version() == 0 && report.committedK() == 0 && report.orphans().isEmpty()
+                && report.pending().isEmpty() && report.problems().isEmpty();
+    }
+
+    private static String noSuchQueue(String queue, String pointerKey, LakeSettings settings) {
+        return "queue '" + queue + "': no commit pointer (" + pointerKey + ") and no object in " + settings.lakePath()
+                + ", so nothing of it was ever mirrored here with sink '" + settings.sink() + "': check the queue name"
+                + " and --sink (queen-lake status lists the broker's queues and their pointers)";
     }
 
     /** {@code --queue} and {@code --sink} as the job's own settings, unless the job arguments give them too. */

@@ -10,15 +10,17 @@ import java.util.List;
 
 /**
  * Reads {@code QUEEN_S3_QUEUES} as the reference does: {@code *} alone for every queue, a comma
- * list {@code a,b}, or a JSON array {@code ["a","b"]} for names that hold a comma.
+ * list {@code a,b}, or a JSON array {@code ["a","b"]} for names that hold a comma. The launcher's
+ * commands that take a queue list read it here too.
  */
-final class QueueList {
+public final class QueueList {
 
     private static final JsonFactory JSON = new JsonFactory();
 
     private QueueList() {}
 
-    static List<String> parse(String raw, Origin origin) {
+    /** The queue names ({@code [*]} for every queue); a {@link SettingsException} names what is wrong. */
+    public static List<String> parse(String raw, Origin origin) {
         List<String> names = raw.startsWith("[") ? jsonArray(raw, origin) : commaList(raw);
         if (names.isEmpty() || names.stream().anyMatch(String::isBlank)) {
             throw Setting.QUEUES.refusal(raw, origin, "names an empty queue");

@@ -1,11 +1,13 @@
 package io.queenlake.job.config;
 
 import io.queenlake.broker.client.ChangedPage;
+import io.queenlake.broker.client.EndpointCheck;
 import io.queenlake.broker.client.HttpQueenClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -17,6 +19,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
@@ -32,15 +36,36 @@ public final class StartProbe {
 
     /** Each check gives up after this long, so a silent endpoint fails the start instead of hanging it. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    /** How long the broker and the S3 endpoint get to accept a connection and speak their scheme. */
+    public static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     private static final int MAX_CAUSE_CHARS = 300;
+    /** The AWS SDK's "(Service: Amazon S3; Status Code: 403; Error Code: AccessDenied; Request ID: ...)". */
+    private static final Pattern S3_CODES = Pattern.compile("Status Code: (\\d+); Error Code: ([^;)]+)");
 
     private StartProbe() {}
 
     /** Probes the broker, then the bucket. */
     public static void check(LakeSettings settings) {
+        reachable("the broker at " + settings.queenUrl(), URI.create(settings.queenUrl()), Setting.QUEEN_URL,
+                CONNECT_TIMEOUT);
         brokerSafeTime(settings, DEFAULT_TIMEOUT);
+        if (!settings.localFolder() && settings.endpoint().uri().isPresent()) {
+            reachable("the S3 endpoint " + settings.endpoint().text(), settings.endpoint().uri().get(), Setting.ENDPOINT,
+                    CONNECT_TIMEOUT);
+        }
         bucket(settings, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Fails in seconds, with one line naming {@code setting}, when {@code url} refuses a connection,
+     * does not accept one within {@code timeout}, or speaks TLS where the URL says http (or the other
+     * way round): the clients behind the probe would retry such a failure for up to a minute.
+     */
+    public static void reachable(String subject, URI url, Setting setting, Duration timeout) {
+        EndpointCheck.problem(url, timeout).ifPresent(problem -> {
+            throw new ProbeException(problem.sentence(subject, setting.envName() + " (--" + setting.argName() + ")"), null);
+        });
     }
 
     /** The broker's safeTime (microseconds), or a {@link ProbeException} naming QUEEN_URL and QUEEN_TOKEN. */
@@ -126,14 +151,24 @@ public final class StartProbe {
                 + " a probe object under " + prefix + "/_queen/probe/ (" + cause + "): " + check + ".", e);
     }
 
-    /** The failure in one short line: its own message, without stack or line breaks. */
-    private static String cause(Throwable e) {
+    /**
+     * The failure in one short line: its own message, without stack or line breaks, cut after
+     * {@value #MAX_CAUSE_CHARS} characters; the S3 status and error code, when it names them, are
+     * kept whole (at the end when the cut would take them).
+     */
+    static String cause(Throwable e) {
         String text = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         if (e.getCause() != null && e.getCause().getMessage() != null && e.getMessage() != null
                 && !e.getMessage().contains(e.getCause().getMessage())) {
             text = text + "; " + e.getCause().getMessage();
         }
-        text = text.replaceAll("\\s+", " ").strip();
-        return text.length() > MAX_CAUSE_CHARS ? text.substring(0, MAX_CAUSE_CHARS) + "..." : text;
+        text = text.replaceAll("\\s+", " ").replace("com.amazonaws.services.s3.model.", "").strip();
+        Matcher s3 = S3_CODES.matcher(text);
+        String codes = s3.find() ? "Status Code: " + s3.group(1) + "; Error Code: " + s3.group(2).strip() : null;
+        if (text.length() <= MAX_CAUSE_CHARS) {
+            return text;
+        }
+        String cut = text.substring(0, MAX_CAUSE_CHARS) + "...";
+        return codes == null || cut.contains(codes) ? cut : cut + " (" + codes + ")";
     }
 }

@@ -8,6 +8,7 @@ import io.queenlake.broker.kv.Intents;
 import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.Intent;
+import io.queenlake.source.TokenRefusal;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -20,8 +21,9 @@ import java.util.Optional;
  * {@code committed.k + 1} (window 1 when there is no pointer) and starts at or after the pointer's
  * {@code tEnd}: the committer wrote it before publishing any object of that window and had not
  * moved the pointer past it. Retriable broker failures are retried with the {@link RetryPolicy}; a
- * terminal one fails with one sentence naming the queue and the broker, and a document that cannot
- * be decoded with the {@link io.queenlake.broker.kv.UnreadableDocumentException}'s. It only reads;
+ * terminal one fails with one sentence naming the queue and the broker (a refused token stops the
+ * job without a restart: {@link TokenRefusal}), and a document that cannot be decoded with the
+ * {@link io.queenlake.broker.kv.UnreadableDocumentException}'s. It only reads;
  * the committer is the only writer of the pointer and the intent.
  */
 public final class PointerRestore {
@@ -69,16 +71,18 @@ public final class PointerRestore {
         try {
             pointer = retry.call(() -> pointers.read(queue));
         } catch (QueenException e) {
-            throw new IllegalStateException("could not read the commit pointer " + pointers.committedKey(queue)
-                    + " of queue '" + queue + "' from the broker at " + broker + ": " + e.getMessage(), e);
+            throw TokenRefusal.terminal(new IllegalStateException("could not read the commit pointer "
+                    + pointers.committedKey(queue) + " of queue '" + queue + "' from the broker at " + broker + ": "
+                    + e.getMessage(), e));
         }
         Optional<Intent> open;
         try {
             long tEnd = pointer.pointer().map(Committed::tEnd).orElse(Long.MIN_VALUE);
             open = retry.call(() -> intents.read(queue)).openAbove(pointer.k()).filter(i -> i.tStart() >= tEnd);
         } catch (QueenException e) {
-            throw new IllegalStateException("could not read the intent " + intents.intentKey(queue)
-                    + " of queue '" + queue + "' from the broker at " + broker + ": " + e.getMessage(), e);
+            throw TokenRefusal.terminal(new IllegalStateException("could not read the intent "
+                    + intents.intentKey(queue) + " of queue '" + queue + "' from the broker at " + broker + ": "
+                    + e.getMessage(), e));
         }
         return new Start(pointer.pointer(), open);
     }

@@ -1,11 +1,9 @@
 package io.queenlake.job.cli;
 
+import static io.queenlake.job.cli.Launched.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.job.config.Setting;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -21,17 +19,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class MainHelpTest {
 
-    /** What one in-process run of the launcher printed and returned. */
-    private record Ran(int exit, String out, String err) {}
-
-    private static Ran launch(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Ran(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     static Iterable<String> commands() {
         return Main.commands().keySet();
     }
@@ -41,7 +28,7 @@ class MainHelpTest {
     void everyCommandPrintsItsUsageForHelpAndH(String name) {
         Subcommand.Help command = Main.commands().get(name).help();
         for (String help : new String[] {"--help", "-h"}) {
-            Ran ran = launch(name, help);
+            Launched ran = launch(name, help);
 
             assertThat(ran.exit()).as("%s %s", name, help).isZero();
             assertThat(ran.err()).as("%s %s", name, help).isEmpty();
@@ -58,7 +45,7 @@ class MainHelpTest {
     @ParameterizedTest
     @MethodSource("commands")
     void helpWinsOverTheRestOfTheCommandLine(String name) {
-        Ran ran = launch(name, "--no-such-option", "x", "--help");
+        Launched ran = launch(name, "--no-such-option", "x", "--help");
 
         assertThat(ran.exit()).isZero();
         assertThat(ran.out()).startsWith("usage: queen-lake " + name);
@@ -67,7 +54,7 @@ class MainHelpTest {
     @ParameterizedTest
     @ValueSource(strings = {"help", "--help", "-h"})
     void helpListsEveryCommandWithItsLine(String help) {
-        Ran ran = launch(help);
+        Launched ran = launch(help);
 
         assertThat(ran.exit()).isZero();
         assertThat(ran.err()).isEmpty();
@@ -79,7 +66,7 @@ class MainHelpTest {
 
     @Test
     void noCommandIsAUsageErrorWithTheListOnStderr() {
-        Ran ran = launch();
+        Launched ran = launch();
 
         assertThat(ran.exit()).isEqualTo(2);
         assertThat(ran.out()).isEmpty();
@@ -103,7 +90,7 @@ class MainHelpTest {
     @ParameterizedTest
     @MethodSource("commands")
     void anUnknownOptionIsOneLineOnStderrAndExitTwo(String name) {
-        Ran ran = launch(name, "--no-such-option", "1");
+        Launched ran = launch(name, "--no-such-option", "1");
 
         assertThat(ran.exit()).isEqualTo(2);
         assertThat(ran.out()).isEmpty();
@@ -113,7 +100,7 @@ class MainHelpTest {
 
     @Test
     void anArgumentThatIsNoOptionIsRefusedRatherThanIgnored() {
-        Ran ran = launch("demo", "extra");
+        Launched ran = launch("demo", "extra");
 
         assertThat(ran.exit()).isEqualTo(2);
         assertThat(ran.err()).isEqualTo("queen-lake demo: unexpected argument 'extra': options start with --;"
@@ -122,7 +109,7 @@ class MainHelpTest {
 
     @Test
     void anUnknownCommandIsOneLineNamingTheCommands() {
-        Ran ran = launch("no-such-command");
+        Launched ran = launch("no-such-command");
 
         assertThat(ran.exit()).isEqualTo(2);
         assertThat(ran.err()).isEqualTo("queen-lake: unknown command 'no-such-command'; commands: "

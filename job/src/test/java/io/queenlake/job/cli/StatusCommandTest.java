@@ -87,6 +87,15 @@ class StatusCommandTest {
     }
 
     @Test
+    void queuesAreNamedAsRunTakesThemAJsonArrayKeepingACommaInAName() throws Exception {
+        String out = status("--queue", "[\"orders\",\"a,b\"]");
+
+        assertThat(out).contains("queue 'orders': k=12").contains("queue 'a,b': nothing committed yet")
+                .doesNotContain("queue '[\"orders\"'").doesNotContain("queue 'b\"]'");
+        assertThat(status("--queue", "orders, refunds")).contains("queue 'orders': k=12").contains("queue 'refunds': ");
+    }
+
+    @Test
     void aBrokerThatDoesNotAnswerIsOneSentenceNamingWhatToCheck() {
         StatusCommand command = new StatusCommand(Map.of(), new PrintStream(new ByteArrayOutputStream(), true,
                 StandardCharsets.UTF_8));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.ObservedPointer;
+import io.queenlake.broker.kv.SinkKeys;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code ./queen-lake verify} against a lake in a local folder and its pointer in the dev broker's
- * KV: a good lake exits 0 with its summary; a deleted object or an orphan exits 1 naming the key.
+ * KV: a good lake exits 0 with its summary; a deleted object or an orphan exits 1 naming the key; a
+ * named queue that was never mirrored exits 1 naming it; queue lists are read as {@code run} reads them.
  */
 class VerifyCommandTest {
 
@@ -83,12 +85,24 @@ class VerifyCommandTest {
     private record Outcome(int exit, String out) {}
 
     private Outcome verify(String sink) throws Exception {
+        return verify(sink, QUEUE);
+    }
+
+    private Outcome verify(String sink, String queues) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         Map<String, String> env = Map.of("QUEEN_URL", broker.url().toString(), "QUEEN_S3_BUCKET", "lake",
                 "QUEEN_S3_ENDPOINT", dir.toUri().toString());
         int exit = new VerifyCommand(env, new PrintStream(bytes, true, StandardCharsets.UTF_8))
-                .run(new String[] {"--queue", QUEUE, "--sink", sink});
+                .run(new String[] {"--queue", queues, "--sink", sink});
         return new Outcome(exit, bytes.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The one line verify prints for a named queue with no pointer and no object. */
+    private String noSuchQueue(String queue, String sink) {
+        return "queue '" + queue + "': no commit pointer (" + new SinkKeys(sink).committed(queue) + ") and no object in "
+                + dir.toUri().toString().replaceAll("/$", "") + "/lake/queen, so nothing of it was ever mirrored here with"
+                + " sink '" + sink + "': check the queue name and --sink (queen-lake status lists the broker's queues and"
+                + " their pointers)\n";
     }
 
     @Test
@@ -142,6 +156,43 @@ class VerifyCommandTest {
 
         assertThat(outcome.exit()).as(outcome.out()).isZero();
         assertThat(outcome.out()).contains("pending (window 4 is being committed): " + next);
+    }
+
+    @Test
+    void aQueueThatWasNeverMirroredIsAnErrorNamingItAndPointingAtStatus() throws Exception {
+        lakeWithPointer("misspelt");
+
+        Outcome outcome = verify("misspelt", "ordres");
+
+        assertThat(outcome.exit()).as(outcome.out()).isEqualTo(1);
+        assertThat(outcome.out()).contains(noSuchQueue("ordres", "misspelt"))
+                .doesNotContain("the lake is consistent").contains("the lake has problems");
+    }
+
+    @Test
+    void queuesAreNamedAsRunTakesThemAJsonArrayKeepingACommaInAName() throws Exception {
+        lakeWithPointer("lists");
+
+        Outcome array = verify("lists", "[\"orders\",\"a,b\"]");
+        assertThat(array.out()).as(array.out()).contains("queue 'orders': 3 windows").contains(noSuchQueue("a,b", "lists"))
+                .doesNotContain("queue 'a'").doesNotContain("queue 'b'");
+        assertThat(array.exit()).isEqualTo(1);
+
+        Outcome commas = verify("lists", "orders, a");
+        assertThat(commas.out()).as(commas.out()).contains("queue 'orders': 3 windows").contains(noSuchQueue("a", "lists"));
+    }
+
+    @Test
+    void everyQueueOfTheBrokerMayHaveNothingCommittedYet() throws Exception {
+        HttpQueenClient.builder().baseUrl(broker.url().toString()).build()
+                .push(List.of(io.queenlake.broker.client.PushItem.of("fresh", "p", "t-1", "{}")));
+
+        Outcome outcome = verify("star", "*");
+
+        assertThat(outcome.exit()).as(outcome.out()).isZero();
+        assertThat(outcome.out()).contains("queue 'fresh': 0 windows")
+                .contains("no commit pointer (s3:star:fresh:committed): nothing committed yet")
+                .contains("the lake is consistent");
     }
 
     @Test

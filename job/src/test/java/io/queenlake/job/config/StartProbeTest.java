@@ -7,6 +7,9 @@ import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -122,6 +125,39 @@ class StartProbeTest {
         } finally {
             s3.restart();
         }
+    }
+
+    @Test
+    void anS3EndpointThatRefusesTheConnectionFailsTheProbeInSecondsNamingTheSetting() throws Exception {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            port = free.getLocalPort();
+        }
+        Map<String, String> env = new HashMap<>(Map.of("QUEEN_S3_QUEUES", "orders", "QUEEN_S3_BUCKET", "lake",
+                "QUEEN_S3_ENDPOINT", "http://127.0.0.1:" + port, "QUEEN_S3_PATH_STYLE", "true",
+                "QUEEN_S3_ACCESS_KEY", "probe-key", "QUEEN_S3_SECRET_KEY", "probe-secret",
+                "QUEEN_URL", broker.url().toString(), "QUEEN_TOKEN", "right-token"));
+        LakeSettings refused = SettingsLoader.load(env, new String[0], new Configuration());
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> StartProbe.check(refused))
+                .isInstanceOf(ProbeException.class)
+                .hasMessage("the S3 endpoint http://127.0.0.1:" + port + " refused the connection (nothing listens on"
+                        + " 127.0.0.1:" + port + "): check the host and port in QUEEN_S3_ENDPOINT (--endpoint) and that"
+                        + " the server is up.");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(StartProbe.CONNECT_TIMEOUT);
+    }
+
+    @Test
+    void theS3ErrorCodeOfAFailureIsShownWhole() {
+        String path = "s3://lake/" + "very-long-prefix/".repeat(20) + "_queen/probe/x.txt";
+        IOException forbidden = new IOException(path + ": getFileStatus on " + path + ":"
+                + " com.amazonaws.services.s3.model.AmazonS3Exception: Access Denied (Service: Amazon S3; Status Code:"
+                + " 403; Error Code: AccessDenied; Request ID: 4442587FB7D0A2F9; S3 Extended Request ID: abc; Proxy: null)");
+
+        assertThat(StartProbe.cause(forbidden)).doesNotContain("com.amazonaws")
+                .endsWith("... (Status Code: 403; Error Code: AccessDenied)");
+        assertThat(StartProbe.cause(new IOException("Forbidden (Service: Amazon S3; Status Code: 403; Error Code:"
+                + " SignatureDoesNotMatch; Request ID: 1)"))).contains("Error Code: SignatureDoesNotMatch;");
     }
 
     @Test

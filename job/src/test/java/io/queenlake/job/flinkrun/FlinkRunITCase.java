@@ -182,8 +182,9 @@ class FlinkRunITCase {
                 "--endpoint", lakeDir.toUri().toString(), "--queen-url", "http://127.0.0.1:1");
 
         assertThat(submission.exitCode()).as(submission.output()).isEqualTo(3);
-        assertThat(submission.output()).contains("queen-lake: the broker at http://127.0.0.1:1 did not answer"
-                + " partitions/changed with a safeTime (").contains("check QUEEN_URL / QUEEN_TOKEN");
+        assertThat(submission.output()).contains("queen-lake: the broker at http://127.0.0.1:1 refused the connection"
+                + " (nothing listens on 127.0.0.1:1): check the host and port in QUEEN_URL (--queen-url) and that the"
+                + " server is up.");
         assertThat(cluster.listJobs().get(30, TimeUnit.SECONDS).stream()
                 .filter(j -> !j.getJobState().isGloballyTerminalState())).isEmpty();
     }

@@ -21,6 +21,7 @@ import io.queenlake.format.model.Layout;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,9 +78,11 @@ class PointerRestoreTest {
     }
 
     @Test
-    void aRefusedTokenFailsNamingTheQueueAndTheBroker() {
+    void aRefusedTokenStopsTheJobForGoodNamingTheQueueAndTheBroker() {
         QueenClient wrongToken = HttpQueenClient.builder().baseUrl(broker.url().toString()).token("wrong").build();
         assertThatThrownBy(() -> new PointerRestore(wrongToken, "default", QUICK).committed("orders"))
+                .isInstanceOf(SuppressRestartsException.class)
+                .cause()
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("queue 'orders'")
                 .hasMessageContaining(broker.url().toString())

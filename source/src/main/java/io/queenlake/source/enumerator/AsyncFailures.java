@@ -1,5 +1,6 @@
 package io.queenlake.source.enumerator;
 
+import io.queenlake.source.TokenRefusal;
 import java.util.concurrent.CompletionException;
 import org.apache.flink.util.FlinkRuntimeException;
 
@@ -12,12 +13,16 @@ final class AsyncFailures {
         return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
     }
 
-    /** The cause as a {@link FlinkRuntimeException} that keeps its message. */
-    static FlinkRuntimeException failure(Throwable error) {
+    /**
+     * The cause as a {@link FlinkRuntimeException} that keeps its message; a refused token as one
+     * that stops the job without a restart ({@link TokenRefusal}).
+     */
+    static RuntimeException failure(Throwable error) {
         Throwable cause = unwrap(error);
         if (cause instanceof FlinkRuntimeException f) {
-            return f;
+            return TokenRefusal.terminal(f);
         }
-        return new FlinkRuntimeException(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
+        return TokenRefusal.terminal(
+                new FlinkRuntimeException(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause));
     }
 }

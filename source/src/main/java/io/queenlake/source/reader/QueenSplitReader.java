@@ -11,6 +11,7 @@ import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.client.RetryPolicy;
 import io.queenlake.format.model.LostRange;
+import io.queenlake.source.TokenRefusal;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.PartitionSplit;
 import java.time.Duration;
@@ -94,7 +95,8 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
                 return batch.build();
             }
             if (!e.retriable()) {
-                throw e; // 401, 403, 400...: the client's sentence fails the job
+                // 400, 404...: the client's sentence fails the task; 401 and 403 fail the job for good
+                throw TokenRefusal.terminal(e);
             }
             failuresInARow = Math.min(failuresInARow + 1, 1_000);
             Duration delay = backoff.delayBefore(failuresInARow + 1, e).orElseThrow(() -> e);

@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
+import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -405,7 +407,7 @@ class QueenSourceReaderTest {
     }
 
     @Test
-    void aRefusedTokenFailsTheReadWithTheBrokersSentence() throws Exception {
+    void aRefusedTokenFailsTheJobForGoodWithTheBrokersSentence() throws Exception {
         try (DevBroker guarded = DevBroker.start(DevBrokerOptions.builder().token("right").build());
                 QueenSourceReader reader = QueenSourceReader.create(
                         ReaderRig.config(guarded.url().toString(), 0, WINDOW_MS), new TestingReaderContext())) {
@@ -420,7 +422,9 @@ class QueenSourceReaderTest {
                     reader.pollNext(output);
                     Thread.sleep(10);
                 }
-            }).hasStackTraceContaining("QUEEN_TOKEN");
+            }).hasStackTraceContaining("QUEEN_TOKEN")
+                    .satisfies(e -> assertThat(ExceptionUtils.findThrowable(e, SuppressRestartsException.class))
+                            .as("a refused token stops the job without a restart").isPresent());
         }
     }
 }

@@ -14,6 +14,7 @@ import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
 import io.queenlake.job.sink.committable.WindowCommittable;
+import io.queenlake.source.TokenRefusal;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -250,7 +251,8 @@ final class QueueCommitter {
         if (e.retriable()) {
             return new CommitStep.Retry(e);
         }
-        throw new IllegalStateException("could not commit window k=" + window.k() + " of queue '" + queue
-                + "' because the broker refused the commit pointer: " + e.getMessage(), e);
+        // A refused token stops the job for good (TokenRefusal); any other refusal fails the task.
+        throw TokenRefusal.terminal(new IllegalStateException("could not commit window k=" + window.k() + " of queue '"
+                + queue + "' because the broker refused the commit pointer: " + e.getMessage(), e));
     }
 }

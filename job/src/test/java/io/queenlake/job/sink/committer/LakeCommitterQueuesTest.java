@@ -1,6 +1,7 @@
 package io.queenlake.job.sink.committer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.KvAnswer;
@@ -31,6 +32,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two queues of one commit call are committed at the same time, and each one still strictly in
  * {@code k} order and one window at a time (intent {@code k}, pointer {@code k}, then intent
- * {@code k + 1}), against the dev broker and a {@code file://} lake.
+ * {@code k + 1}), against the dev broker and a {@code file://} lake; a broker that refuses the
+ * token fails the call for good.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class LakeCommitterQueuesTest {
@@ -98,6 +101,27 @@ class LakeCommitterQueuesTest {
                                 intent + "=3", pointer + "=3");
             }
             LakeAssertions.assertLakeHoldsEveryWindowOnce(new FlinkLakeFiles(root), Prefix.DEFAULT, world, store::read);
+        }
+    }
+
+    @Test
+    void aRefusedTokenFailsTheCommitForGoodNamingQueenToken() throws Exception {
+        TestWindows world = new TestWindows(List.of("alpha", "beta"), 1, 2);
+        String root = dir.toUri().toString() + "lake";
+        try (DevBroker broker = DevBroker.start(DevBrokerOptions.builder().token("right").build())) {
+            LakeSinkConfig config = LakeSink.builder().root(root).brokerUrl(broker.url().toString()).token("right")
+                    .build().config();
+            List<CommitRequest<WindowCommittable>> requests = new ArrayList<>();
+            stagedWindows(config, world).forEach(c -> requests.add(new RecordingCommitRequest<>(c)));
+            QueenClient wrongToken = HttpQueenClient.builder().baseUrl(broker.url().toString()).token("wrong").build();
+            LakeCommitter committer = new LakeCommitter(config, new LakeMetrics(new UnregisteredMetricsGroup()), wrongToken);
+            try {
+                assertThatThrownBy(() -> committer.commit(requests))
+                        .isInstanceOf(SuppressRestartsException.class)
+                        .rootCause().hasMessageContaining("refused the token").hasMessageEndingWith("check QUEEN_TOKEN");
+            } finally {
+                committer.close();
+            }
         }
     }
 
