@@ -3,6 +3,9 @@ package io.queenlake.job.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.KvExpiry;
+import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.RawJson;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.broker.kv.SinkKeys;
@@ -167,6 +170,22 @@ class VerifyCommandTest {
         assertThat(outcome.exit()).as(outcome.out()).isEqualTo(1);
         assertThat(outcome.out()).contains(noSuchQueue("ordres", "misspelt"))
                 .doesNotContain("the lake is consistent").contains("the lake has problems");
+    }
+
+    @Test
+    void aPointerThatDoesNotDecodeIsNamedAndTheOtherQueuesAreStillChecked() throws Exception {
+        lakeWithPointer("garbled");
+        HttpQueenClient.builder().baseUrl(broker.url().toString()).build().kv(List.of(KvOp.upsert(SinkKeys.NAMESPACE,
+                new SinkKeys("garbled").committed("broken"), RawJson.of("{\"k\":\"three\"}"), KvExpiry.forever())));
+
+        Outcome outcome = verify("garbled", "broken,orders");
+
+        assertThat(outcome.exit()).as(outcome.out()).isEqualTo(1);
+        assertThat(outcome.out()).contains("queue 'broken': the commit pointer s3:garbled:broken:committed of queue"
+                        + " 'broken'")
+                .contains("fix or delete it in namespace queen-s3")
+                .contains("queue 'orders': 3 windows, 21 records, ")
+                .contains("the lake has problems");
     }
 
     @Test
