@@ -59,7 +59,7 @@ public final class Main {
                     + " (queen-lake help says what each does)");
             return 2;
         }
-        if (Usage.asked(rest)) {
+        if (Usage.asked(rest, command.help())) {
             out.print(Usage.of(name, command));
             return 0;
         }

@@ -53,14 +53,27 @@ final class Usage {
         return text.toString();
     }
 
-    /** Whether {@code args} ask for the usage. */
-    static boolean asked(String[] args) {
-        for (String arg : args) {
-            if (arg.equals("--help") || arg.equals("-h")) {
+    /**
+     * Whether {@code args} ask for the usage: {@code --help} or {@code -h} where an option name is
+     * expected, never as the value of an option before it ({@code --token -h} is a token).
+     */
+    static boolean asked(String[] args, Subcommand.Help help) {
+        for (int i = 0; i < args.length; i++) {
+            if ((args[i].equals("--help") || args[i].equals("-h")) && (i == 0 || !takesValue(args[i - 1], help))) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether {@code arg} names an option followed by its value (a job setting always is; a flag is not). */
+    private static boolean takesValue(String arg, Subcommand.Help help) {
+        if (!arg.startsWith("--") || arg.contains("=")) {
+            return false;
+        }
+        String name = arg.substring(2);
+        return help.options().stream().filter(o -> o.name().equals(name) || o.aliases().contains(name))
+                .findFirst().map(o -> o.value() != null).orElse(true);
     }
 
     /** A few settings by their job argument and variable, each with what it does. */

@@ -99,6 +99,15 @@ class MainHelpTest {
     }
 
     @Test
+    void dashHAsTheValueOfAnOptionIsThatValueNotAHelpRequest() {
+        Launched ran = launch("verify", "--sink", "-h", "--queue", "orders");
+
+        assertThat(ran.out()).doesNotContain("usage:");
+        assertThat(ran.exit()).as(ran.err()).isNotZero();
+        assertThat(ran.err()).contains("QUEEN_S3_BUCKET");
+    }
+
+    @Test
     void anArgumentThatIsNoOptionIsRefusedRatherThanIgnored() {
         Launched ran = launch("demo", "extra");
 
