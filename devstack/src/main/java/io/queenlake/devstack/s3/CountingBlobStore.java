@@ -3,6 +3,8 @@ package io.queenlake.devstack.s3;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.gaul.s3proxy.blobstore.BlobStore;
@@ -39,6 +41,11 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * ({@value #UPLOAD_STATE_PREFIX}{@code <upload id>}), written at its creation, read at its completion
  * and deleted at its completion or abort. Calls on those objects are not counted, so the counts are
  * the requests a client sent (EmbeddedS3Test pins this).
+ *
+ * <p>It also keeps every write request with its encryption and checksum headers ({@link S3Request}),
+ * and says it supports server-side encryption: S3Proxy otherwise answers 501 to any request that
+ * carries {@code x-amz-server-side-encryption}, while a real bucket takes it. The bytes are stored
+ * as they came.
  */
 final class CountingBlobStore extends ForwardingBlobStore {
 
@@ -46,11 +53,28 @@ final class CountingBlobStore extends ForwardingBlobStore {
     static final String UPLOAD_STATE_PREFIX = ".s3proxy-mpu-stub-";
 
     private final Map<String, LongAdder> counts;
+    private final Queue<S3Request> writes;
 
-    /** {@code counts}: shared by every store of one server, so they survive its restarts. */
-    CountingBlobStore(BlobStore store, Map<String, LongAdder> counts) {
+    /** {@code counts} and {@code writes}: shared by every store of one server, so they survive its restarts. */
+    CountingBlobStore(BlobStore store, Map<String, LongAdder> counts, Queue<S3Request> writes) {
         super(store);
         this.counts = counts;
+        this.writes = writes;
+    }
+
+    /** Accepted and recorded, not applied: see the class comment. */
+    @Override
+    public boolean supportsServerSideEncryption() {
+        return true;
+    }
+
+    private void record(String operation, String key, String sse, String kmsKeyId, Object checksumAlgorithm,
+            String sha256, String md5) {
+        if (key != null && !key.startsWith(UPLOAD_STATE_PREFIX)) {
+            writes.add(new S3Request(operation, key, Optional.ofNullable(sse), Optional.ofNullable(kmsKeyId),
+                    Optional.ofNullable(checksumAlgorithm).map(Object::toString), Optional.ofNullable(sha256),
+                    Optional.ofNullable(md5)));
+        }
     }
 
     /** A copy of {@code counts} as plain numbers, by operation name; operations never asked for are absent. */
@@ -74,6 +98,8 @@ final class CountingBlobStore extends ForwardingBlobStore {
     @Override
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream body) {
         count("PutObject", request.key());
+        record("PutObject", request.key(), request.serverSideEncryptionAsString(), request.ssekmsKeyId(),
+                request.checksumAlgorithmAsString(), request.checksumSHA256(), request.contentMD5());
         return delegate().putBlob(request, body);
     }
 
@@ -122,12 +148,16 @@ final class CountingBlobStore extends ForwardingBlobStore {
     @Override
     public MultipartUpload initiateMultipartUpload(CreateMultipartUploadRequest request) {
         count("CreateMultipartUpload");
+        record("CreateMultipartUpload", request.key(), request.serverSideEncryptionAsString(), request.ssekmsKeyId(),
+                request.checksumAlgorithmAsString(), null, null);
         return delegate().initiateMultipartUpload(request);
     }
 
     @Override
     public UploadPartResponse uploadMultipartPart(MultipartUpload upload, UploadPartRequest request, InputStream body) {
         count("UploadPart");
+        record("UploadPart", upload.blobName(), null, null, request.checksumAlgorithmAsString(),
+                request.checksumSHA256(), request.contentMD5());
         return delegate().uploadMultipartPart(upload, request, body);
     }
 

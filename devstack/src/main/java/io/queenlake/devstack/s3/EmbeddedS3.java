@@ -5,7 +5,10 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.gaul.s3proxy.S3Proxy;
@@ -40,6 +43,8 @@ public final class EmbeddedS3 implements AutoCloseable {
     private final EmbeddedS3Options options;
     /** Object requests by S3 operation since the first start, restarts included. */
     private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
+    /** Write requests with their encryption and checksum headers, since the first start. */
+    private final Queue<S3Request> writes = new ConcurrentLinkedQueue<>();
     private int port;
     private S3Proxy proxy;
 
@@ -104,6 +109,14 @@ public final class EmbeddedS3 implements AutoCloseable {
         return CountingBlobStore.snapshot(requests);
     }
 
+    /**
+     * The write requests served since the first start (puts, multipart creations, parts), in the
+     * order served, with the encryption and checksum headers each carried.
+     */
+    public List<S3Request> writeRequests() {
+        return List.copyOf(writes);
+    }
+
     /** The object requests served since {@code before} (an earlier {@link #requests()}), by operation; none is 0. */
     public Map<String, Long> requestsSince(Map<String, Long> before) {
         Map<String, Long> served = requests();
@@ -145,7 +158,7 @@ public final class EmbeddedS3 implements AutoCloseable {
         if (proxy != null) {
             throw new IllegalStateException("The embedded S3 server on " + endpoint() + " is already running: stop it first.");
         }
-        CountingBlobStore store = new CountingBlobStore(new FilesystemNio2BlobStore(existingDir().toString()), requests);
+        CountingBlobStore store = new CountingBlobStore(new FilesystemNio2BlobStore(existingDir().toString()), requests, writes);
         if (!store.containerExists(options.bucket())) {
             store.createContainer(options.bucket());
         }

@@ -172,7 +172,8 @@ public record LakeSettings(
             options.put(CREDENTIALS_PROVIDER_KEY, AWS_CHAIN);
         }
         if (sse != null) {
-            options.put("s3.encryption.algorithm", sse.equals("AES256") ? "SSE-S3" : "SSE-KMS");
+            // S3A's names (S3AEncryptionMethods): AES256 is SSE-S3; "SSE-S3" itself fails every write.
+            options.put("s3.encryption.algorithm", sse.equals("AES256") ? "AES256" : "SSE-KMS");
             if (sseKmsKeyId != null) {
                 options.put("s3.encryption.key", sseKmsKeyId);
             }
