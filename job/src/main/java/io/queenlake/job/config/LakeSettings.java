@@ -129,6 +129,7 @@ public record LakeSettings(
                 .leaseTtlMs(leaseTtlMs)
                 .maxWindowMs(maxWindowMs)
                 .lakeRoot(lakePath())
+                .keyBudget(QueueKeyCheck.budgetOf(this))
                 .requestTimeoutMs(BROKER_REQUEST_TIMEOUT.toMillis())
                 .build();
     }
