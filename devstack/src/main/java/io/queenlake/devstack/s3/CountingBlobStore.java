@@ -6,7 +6,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import org.gaul.s3proxy.S3ErrorCode;
+import org.gaul.s3proxy.S3ProxyException;
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
 import org.gaul.s3proxy.blobstore.domain.MultipartUpload;
@@ -54,12 +57,26 @@ final class CountingBlobStore extends ForwardingBlobStore {
 
     private final Map<String, LongAdder> counts;
     private final Queue<S3Request> writes;
+    private final AtomicReference<String> failingPrefix;
 
-    /** {@code counts} and {@code writes}: shared by every store of one server, so they survive its restarts. */
-    CountingBlobStore(BlobStore store, Map<String, LongAdder> counts, Queue<S3Request> writes) {
+    /**
+     * {@code counts}, {@code writes} and {@code failingPrefix} (the key prefix whose writes answer
+     * 500, or null): shared by every store of one server, so they survive its restarts.
+     */
+    CountingBlobStore(BlobStore store, Map<String, LongAdder> counts, Queue<S3Request> writes,
+            AtomicReference<String> failingPrefix) {
         super(store);
         this.counts = counts;
         this.writes = writes;
+        this.failingPrefix = failingPrefix;
+    }
+
+    /** Answers 500 InternalError to a write of a key under the failing prefix, as a broken bucket would. */
+    private void failIfChosen(String key) {
+        String prefix = failingPrefix.get();
+        if (prefix != null && key != null && key.startsWith(prefix)) {
+            throw new S3ProxyException(S3ErrorCode.INTERNAL_ERROR, "writes under " + prefix + " fail (a test's choice)");
+        }
     }
 
     /** Accepted and recorded, not applied: see the class comment. */
@@ -98,6 +115,7 @@ final class CountingBlobStore extends ForwardingBlobStore {
     @Override
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream body) {
         count("PutObject", request.key());
+        failIfChosen(request.key());
         record("PutObject", request.key(), request.serverSideEncryptionAsString(), request.ssekmsKeyId(),
                 request.checksumAlgorithmAsString(), request.checksumSHA256(), request.contentMD5());
         return delegate().putBlob(request, body);
@@ -148,6 +166,7 @@ final class CountingBlobStore extends ForwardingBlobStore {
     @Override
     public MultipartUpload initiateMultipartUpload(CreateMultipartUploadRequest request) {
         count("CreateMultipartUpload");
+        failIfChosen(request.key());
         record("CreateMultipartUpload", request.key(), request.serverSideEncryptionAsString(), request.ssekmsKeyId(),
                 request.checksumAlgorithmAsString(), null, null);
         return delegate().initiateMultipartUpload(request);
@@ -156,6 +175,7 @@ final class CountingBlobStore extends ForwardingBlobStore {
     @Override
     public UploadPartResponse uploadMultipartPart(MultipartUpload upload, UploadPartRequest request, InputStream body) {
         count("UploadPart");
+        failIfChosen(upload.blobName());
         record("UploadPart", upload.blobName(), null, null, request.checksumAlgorithmAsString(),
                 request.checksumSHA256(), request.contentMD5());
         return delegate().uploadMultipartPart(upload, request, body);

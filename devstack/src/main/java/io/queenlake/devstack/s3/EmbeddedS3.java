@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.gaul.s3proxy.S3Proxy;
@@ -45,6 +46,8 @@ public final class EmbeddedS3 implements AutoCloseable {
     private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
     /** Write requests with their encryption and checksum headers, since the first start. */
     private final Queue<S3Request> writes = new ConcurrentLinkedQueue<>();
+    /** Writes of keys under this prefix answer 500; null for none. */
+    private final AtomicReference<String> failingPrefix = new AtomicReference<>();
     private int port;
     private S3Proxy proxy;
 
@@ -117,6 +120,15 @@ public final class EmbeddedS3 implements AutoCloseable {
         return List.copyOf(writes);
     }
 
+    /**
+     * From now on every write (put, multipart creation, part) of a key under {@code keyPrefix}
+     * answers 500 InternalError, as a broken or refusing bucket would, while every other request is
+     * served; null to serve them all again. Kept across restarts.
+     */
+    public void failWritesUnder(String keyPrefix) {
+        failingPrefix.set(keyPrefix);
+    }
+
     /** The object requests served since {@code before} (an earlier {@link #requests()}), by operation; none is 0. */
     public Map<String, Long> requestsSince(Map<String, Long> before) {
         Map<String, Long> served = requests();
@@ -158,7 +170,7 @@ public final class EmbeddedS3 implements AutoCloseable {
         if (proxy != null) {
             throw new IllegalStateException("The embedded S3 server on " + endpoint() + " is already running: stop it first.");
         }
-        CountingBlobStore store = new CountingBlobStore(new FilesystemNio2BlobStore(existingDir().toString()), requests, writes);
+        CountingBlobStore store = new CountingBlobStore(new FilesystemNio2BlobStore(existingDir().toString()), requests, writes, failingPrefix);
         if (!store.containerExists(options.bucket())) {
             store.createContainer(options.bucket());
         }

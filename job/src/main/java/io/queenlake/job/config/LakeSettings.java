@@ -142,6 +142,7 @@ public record LakeSettings(
     public LakeSink lakeSink() {
         return LakeSink.builder()
                 .root(lakeRoot())
+                .endpoint(endpoint.text())
                 .prefix(prefix)
                 .writerSettings(writer)
                 .sinkName(sink)

@@ -39,6 +39,8 @@ import io.queenlake.job.testutils.FlinkS3ForTests;
 import io.queenlake.job.testutils.LakeAssertions;
 import io.queenlake.job.testutils.LakeChecker;
 import io.queenlake.job.testutils.TestWindows;
+import io.queenlake.source.testlog.CapturedLog;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -248,22 +250,70 @@ class LakeSinkITCase {
     @Test
     void anS3OutageDuringTheRunIsRetriedAndTheLakeIsCompleteAfterwards() throws Exception {
         TestWindows world = new TestWindows(List.of("orders"), 24, 6);
-        LakeSink sink = SinkJobs.sink("s3://lake/outage", broker.url()).sinkName("outage").build();
+        LakeSink sink = SinkJobs.sink("s3://lake/outage", broker.url()).sinkName("outage")
+                .endpoint(s3.endpoint().toString()).build();
         CommitPointers store = new CommitPointers(client, "outage");
 
-        CompletableFuture<Void> job = CompletableFuture.runAsync(() -> runQuietly(() -> SinkJobs.run(sink, world, 200)));
-        awaitPointer(store, "orders", 3);
-        s3.stop();
-        long downAtK = store.read("orders").k();
-        Thread.sleep(3_000); // the outage itself
-        s3.restart();
-        job.get(200, TimeUnit.SECONDS);
+        List<String> lines;
+        try (CapturedLog log = CapturedLog.of(S3Outages.class)) {
+            CompletableFuture<Void> job = CompletableFuture.runAsync(() -> runQuietly(() -> SinkJobs.run(sink, world, 200)));
+            awaitPointer(store, "orders", 3);
+            s3.stop();
+            long downAtK = store.read("orders").k();
+            Thread.sleep(3_000); // the outage itself
+            s3.restart();
+            job.get(200, TimeUnit.SECONDS);
+            assertThat(downAtK).isLessThan(world.windowsPerQueue());
+            lines = log.lines();
+        }
+        lines.forEach(line -> System.out.println("S3Outages said: " + line));
 
-        assertThat(downAtK).isLessThan(world.windowsPerQueue());
         LakeAssertions.assertLakeHoldsEveryWindowOnce(new FlinkLakeFiles("s3://lake/outage"), Prefix.DEFAULT, world,
                 q -> pointer("outage", q));
         assertThat(new LakeChecker(new FlinkLakeFiles("s3://lake/outage"), Prefix.DEFAULT)
                 .check(world.tenant(), "orders", world.windowsPerQueue(), world.expectedRecords("orders")).ok()).isTrue();
+        // One WARN for the outage (not one per retry), one line when it is over.
+        assertThat(lines).filteredOn(l -> l.startsWith("WARN")).singleElement().asString()
+                .startsWith("WARN S3 unavailable for queue 'orders': endpoint " + s3.endpoint() + " bucket lake: ")
+                .contains(" failed: ").endsWith("; retrying, one line when it recovers");
+        assertThat(lines).filteredOn(l -> l.startsWith("INFO")).singleElement().asString()
+                .startsWith("INFO S3 available again for queue 'orders': endpoint " + s3.endpoint() + " bucket lake, after ");
+    }
+
+    @Test
+    void aQueueWhoseUploadsFailDoesNotHoldBackAnotherQueuesCommitsAndFailsTheJobNamingItAfterItsRetries()
+            throws Exception {
+        TestWindows world = new TestWindows(List.of("orders", "stuck"), 8, 3);
+        LakeSink sink = SinkJobs.sink("s3://lake/one-stuck", broker.url()).sinkName("one-stuck")
+                .endpoint(s3.endpoint().toString()).stagingRetryFor(Duration.ofSeconds(15)).build();
+        CommitPointers store = new CommitPointers(client, "one-stuck");
+        String stuckDir = "one-stuck/queen/tenant=" + world.tenant() + "/queue=stuck/";
+        s3.failWritesUnder(stuckDir);
+        try (CapturedLog log = CapturedLog.of(S3Outages.class)) {
+            CompletableFuture<Void> job = CompletableFuture.runAsync(() -> runQuietly(() -> SinkJobs.run(sink, world, 0)));
+            // Every window of orders commits while each upload of stuck keeps answering 500.
+            awaitPointer(store, "orders", world.windowsPerQueue());
+            assertThat(store.read("stuck").pointer()).isEmpty();
+            assertThat(job).isNotDone();
+            Throwable failed = org.assertj.core.api.Assertions.catchThrowable(() -> job.get(120, TimeUnit.SECONDS));
+            assertThat(failed).hasStackTraceContaining("could not stage object " + stuckDir.substring("one-stuck/".length())
+                            + "dt=")
+                    .hasStackTraceContaining("of window 1 of queue 'stuck'")
+                    .hasStackTraceContaining("attempts over 15 s")
+                    .hasStackTraceContaining("InternalError");
+            for (Throwable t = failed; t != null; t = t.getCause()) {
+                if (String.valueOf(t.getMessage()).startsWith("could not stage")) {
+                    System.out.println("The job failed with: " + t.getMessage());
+                    break;
+                }
+            }
+            // Many failed attempts, one line.
+            assertThat(log.lines()).filteredOn(l -> l.contains("queue 'stuck'")).singleElement().asString()
+                    .startsWith("WARN S3 unavailable for queue 'stuck'");
+        } finally {
+            s3.failWritesUnder(null);
+        }
+        assertThat(keysUnder(stuckDir)).isEmpty();
     }
 
     private static ObservedPointer awaitPointer(CommitPointers store, String queue, long k) throws InterruptedException {
