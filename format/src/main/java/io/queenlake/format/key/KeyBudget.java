@@ -23,7 +23,7 @@ import java.util.Optional;
  * </ul>
  * Keys that name no queue (the probe's, the bucket checkpoint's listing) are shorter than these.
  */
-public record KeyBudget(Prefix prefix, String tenant, Layout layout, String extension) implements Serializable {
+public record KeyBudget(String prefix, String tenant, Layout layout, String extension) implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
@@ -33,15 +33,21 @@ public record KeyBudget(Prefix prefix, String tenant, Layout layout, String exte
     private static final long WIDEST_K = 9_999_999_999L;
     private static final long WIDEST_STAMP = 9_999_999_999_999_998L;
 
+    /** {@code prefix} as its value: the budget ships with the job graph, and {@link Prefix} is not serializable. */
     public KeyBudget {
-        Objects.requireNonNull(prefix, "prefix");
+        new Prefix(Objects.requireNonNull(prefix, "prefix"));
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(layout, "layout");
         Objects.requireNonNull(extension, "extension");
     }
 
     /** The longest key queue {@code queue} can produce, with partition names of {@code partitionReserve} escaped bytes. */
+    public static KeyBudget of(Prefix prefix, String tenant, Layout layout, String extension) {
+        return new KeyBudget(prefix.value(), tenant, layout, extension);
+    }
+
     public String longestKey(String queue, int partitionReserve) {
+        Prefix prefix = new Prefix(this.prefix);
         DataKey.Builder data = DataKey.forWindow(WIDEST_K, new WindowBounds(WIDEST_STAMP, WIDEST_STAMP + 1))
                 .prefix(prefix).tenant(tenant).queue(queue).align(Align.HOUR).extension(extension);
         if (layout == Layout.PER_PARTITION) {

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class KeyBudgetTest {
 
     private static final String TENANT = "00000000-0000-0000-0000-000000000001";
-    private static final KeyBudget MERGED = new KeyBudget(Prefix.DEFAULT, TENANT, Layout.MERGED, "jsonl.zst");
+    private static final KeyBudget MERGED = KeyBudget.of(Prefix.DEFAULT, TENANT, Layout.MERGED, "jsonl.zst");
 
     @Test
     void theLongestKeyOfAnOrdinaryQueueIsItsDataKeyAndFits() {
@@ -38,7 +38,7 @@ class KeyBudgetTest {
 
     @Test
     void thePerPartitionLayoutAddsTheWidestOffsetsAndThePartitionReserve() {
-        KeyBudget perPartition = new KeyBudget(Prefix.DEFAULT, TENANT, Layout.PER_PARTITION, "jsonl.zst");
+        KeyBudget perPartition = KeyBudget.of(Prefix.DEFAULT, TENANT, Layout.PER_PARTITION, "jsonl.zst");
         int merged = bytes(MERGED.longestKey("orders", 0));
         assertThat(bytes(perPartition.longestKey("orders", 0))).isEqualTo(merged + "-p--".length() + 19 + 1 + 19);
         assertThat(bytes(perPartition.longestKey("orders", 30))).isEqualTo(merged + 30 + 43);

@@ -27,7 +27,7 @@ final class QueueKeyCheck {
 
     /** The key budget of these settings' lake: prefix, tenant, layout and the format's extension. */
     static KeyBudget budgetOf(LakeSettings settings) {
-        return new KeyBudget(settings.prefix(), settings.tenant(), settings.writer().layout(),
+        return KeyBudget.of(settings.prefix(), settings.tenant(), settings.writer().layout(),
                 settings.writer().format().extension());
     }
 }

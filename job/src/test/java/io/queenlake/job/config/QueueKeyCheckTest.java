@@ -36,7 +36,7 @@ class QueueKeyCheckTest {
         assertThatThrownBy(() -> load("--queues", nearly, "--layout", "per-partition"))
                 .hasMessageContaining("cannot be mirrored");
         LakeSettings all = load("--queues", "*", "--layout", "per-partition");
-        assertThat(QueueKeyCheck.budgetOf(all)).isEqualTo(new KeyBudget(all.prefix(), all.tenant(), Layout.PER_PARTITION,
+        assertThat(QueueKeyCheck.budgetOf(all)).isEqualTo(KeyBudget.of(all.prefix(), all.tenant(), Layout.PER_PARTITION,
                 "jsonl.zst"));
         assertThat(all.source().config().keyBudget()).isEqualTo(QueueKeyCheck.budgetOf(all));
     }

@@ -282,7 +282,7 @@ class QueenSplitEnumeratorTest {
         rig.push(tooLong, "b", 1);
         RecordingContext context = rig.context(1);
         context.register(0);
-        KeyBudget keys = new KeyBudget(Prefix.DEFAULT, EnumeratorRig.TENANT, Layout.MERGED, "jsonl.zst");
+        KeyBudget keys = KeyBudget.of(Prefix.DEFAULT, EnumeratorRig.TENANT, Layout.MERGED, "jsonl.zst");
         try (CapturedLog log = CapturedLog.of(WantedQueues.class)) {
             QueenSplitEnumerator enumerator = rig.start(rig.config(b -> b.queues("*").keyBudget(keys)), context,
                     QueenEnumState.empty());
