@@ -17,6 +17,8 @@ import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
+import io.queenlake.devstack.s3.FlinkS3Settings;
+import io.queenlake.devstack.s3.S3Request;
 import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
@@ -29,6 +31,8 @@ import io.queenlake.format.model.Layout;
 import io.queenlake.format.object.Format;
 import io.queenlake.format.parquet.ParquetCodec;
 import io.queenlake.format.window.WriterSettings;
+import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.config.SettingsLoader;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.job.sink.committer.LakeCommitter;
@@ -46,10 +50,14 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -66,7 +74,13 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 /**
  * The lake sink on a MiniCluster against the dev broker, the local file system and the embedded
  * S3 server: windows land committed in k order with manifests and the pointer, nothing is visible
- * before its commit, a foreign pointer stops the job, and an S3 outage is ridden out.
+ * before its commit, a foreign pointer stops the job, an S3 outage is ridden out (and logged once),
+ * one queue's failing uploads hold back no other queue, and what the S3 file system sends with
+ * every upload: with {@code QUEEN_S3_SSE=AES256}, {@code x-amz-server-side-encryption} on every
+ * object put and multipart creation (staged windows, manifests, checkpoint documents), without it
+ * none, and which integrity headers go along (README, "Integrity"). {@code aws:kms} is not run:
+ * the plugin's AWS SDK v1 refuses to send KMS headers over plain HTTP, and the embedded server
+ * speaks HTTP only; {@code SettingsLoaderTest} pins the options it sets.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class LakeSinkITCase {
@@ -298,7 +312,7 @@ class LakeSinkITCase {
             Throwable failed = org.assertj.core.api.Assertions.catchThrowable(() -> job.get(120, TimeUnit.SECONDS));
             assertThat(failed).hasStackTraceContaining("could not stage object " + stuckDir.substring("one-stuck/".length())
                             + "dt=")
-                    .hasStackTraceContaining("of window 1 of queue 'stuck'")
+                    .hasStackTraceContaining(" of queue 'stuck' (") // whichever of its windows gave up first
                     .hasStackTraceContaining("attempts over 15 s")
                     .hasStackTraceContaining("InternalError");
             for (Throwable t = failed; t != null; t = t.getCause()) {
@@ -314,6 +328,61 @@ class LakeSinkITCase {
             s3.failWritesUnder(null);
         }
         assertThat(keysUnder(stuckDir)).isEmpty();
+    }
+
+    @Test
+    void everyUploadCarriesAes256WhenSseIsAes256() throws Exception {
+        List<S3Request> uploads = runWith("aes", "--sse", "AES256");
+        assertThat(uploads).allSatisfy(r -> {
+            assertThat(r.serverSideEncryption()).as("%s %s", r.operation(), r.key()).contains("AES256");
+            assertThat(r.kmsKeyId()).isEmpty();
+        });
+    }
+
+    @Test
+    void noUploadCarriesAnEncryptionHeaderWithoutSse() throws Exception {
+        List<S3Request> uploads = runWith("plain");
+        assertThat(uploads).allSatisfy(r -> {
+            assertThat(r.serverSideEncryption()).as("%s %s", r.operation(), r.key()).isEmpty();
+            assertThat(r.kmsKeyId()).isEmpty();
+        });
+        // The plugin's S3A (Hadoop 3.3.4, AWS SDK v1) sends no x-amz-checksum-* header: README, "Integrity".
+        assertThat(uploads).allSatisfy(r -> assertThat(r.checksumSha256()).isEmpty());
+    }
+
+    /**
+     * Runs a sink job with the S3 file system configured from these job arguments, as the job's
+     * own settings give it, and returns the object puts and multipart creations it caused under
+     * its root (after checking there are some of both, and some under {@code _queen/}).
+     */
+    private static List<S3Request> runWith(String name, String... sseArgs) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--queues", "orders", "--bucket", "lake", "--endpoint",
+                s3.endpoint().toString(), "--path-style", "true", "--region", EmbeddedS3.REGION, "--access-key", "k",
+                "--secret-key", "s"));
+        args.addAll(List.of(sseArgs));
+        LakeSettings settings = SettingsLoader.load(Map.of(), args.toArray(String[]::new), new Configuration());
+        Map<String, String> options = new HashMap<>(FlinkS3Settings.of(s3));
+        options.putAll(settings.fileSystemOptions());
+        Configuration conf = Configuration.fromMap(options);
+        int before = s3.writeRequests().size();
+        try {
+            FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+            SinkJobs.run(SinkJobs.sink("s3://lake/sse-" + name, broker.url()).sinkName("sse-" + name).build(),
+                    new TestWindows(List.of("orders"), 3, 4), 0);
+        } finally {
+            FlinkS3ForTests.initialize(s3); // as the other tests of this class expect it
+        }
+
+        List<S3Request> ours = s3.writeRequests().subList(before, s3.writeRequests().size()).stream()
+                .filter(r -> r.key().startsWith("sse-" + name + "/")).toList();
+        List<S3Request> uploads = ours.stream().filter(S3Request::createsObject).toList();
+        assertThat(uploads).extracting(S3Request::operation).contains("PutObject", "CreateMultipartUpload");
+        assertThat(uploads).extracting(S3Request::key).anyMatch(k -> k.contains("/_queen/"));
+        System.out.println("LakeSinkITCase " + name + ": " + uploads.size() + " uploads, first "
+                + uploads.get(0) + "; integrity headers seen: "
+                + ours.stream().map(r -> r.checksumAlgorithm().or(() -> r.contentMd5().map(m -> "Content-MD5"))
+                        .orElse("none") + " on " + r.operation()).distinct().toList());
+        return uploads;
     }
 
     private static ObservedPointer awaitPointer(CommitPointers store, String queue, long k) throws InterruptedException {

@@ -49,6 +49,14 @@ class LakeWriterTest {
                 .stagingBytesInFlight(stagingBytesInFlight).stagingRetryFor(retryFor).build().config();
     }
 
+    /** A file where the queue needs its directory: the real staging of its objects fails until it is deleted. */
+    private Path blockQueue(TestWindows world, String queue) throws IOException {
+        Path queueDir = dir.resolve("lake/queen/tenant=" + world.tenant() + "/queue=" + queue);
+        Files.createDirectories(queueDir.getParent());
+        Files.writeString(queueDir, "not a directory");
+        return queueDir;
+    }
+
     private RecoverableWriter realStaging(LakeSinkConfig config) throws IOException {
         return FileSystem.get(config.pathOf("").toUri()).createRecoverableWriter();
     }
@@ -98,10 +106,7 @@ class LakeWriterTest {
             throws Exception {
         TestWindows world = new TestWindows(List.of("orders", "blocked"), 2, 5);
         LakeSinkConfig config = config(io.queenlake.job.sink.LakeSinkBuilder.DEFAULT_STAGING_BYTES_IN_FLIGHT);
-        // A file where queue 'blocked' needs its directory: the real staging of its objects fails.
-        Path queueDir = dir.resolve("lake/queen/tenant=" + world.tenant() + "/queue=blocked");
-        Files.createDirectories(queueDir.getParent());
-        Files.writeString(queueDir, "not a directory");
+        blockQueue(world, "blocked");
 
         try (Closing writer = new Closing(new LakeWriter(config, new InlineMailbox(), 0, realStaging(config)))) {
             writer.get().write(world.window("orders", 0), null);
@@ -123,9 +128,7 @@ class LakeWriterTest {
         TestWindows world = new TestWindows(List.of("orders", "blocked"), 2, 5);
         LakeSinkConfig config = config(io.queenlake.job.sink.LakeSinkBuilder.DEFAULT_STAGING_BYTES_IN_FLIGHT,
                 Duration.ofMinutes(1));
-        Path queueDir = dir.resolve("lake/queen/tenant=" + world.tenant() + "/queue=blocked");
-        Files.createDirectories(queueDir.getParent());
-        Files.writeString(queueDir, "not a directory");
+        Path queueDir = blockQueue(world, "blocked");
 
         try (Closing writer = new Closing(new LakeWriter(config, new InlineMailbox(), 0, realStaging(config)))) {
             writer.get().write(world.window("blocked", 0), null);
