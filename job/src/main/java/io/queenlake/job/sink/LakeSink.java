@@ -64,6 +64,7 @@ public final class LakeSink implements Sink<ClosedWindow>, SupportsCommitter<Win
     @Override
     public StatefulSinkWriter<ClosedWindow, ClosedWindow> restoreWriter(WriterInitContext context,
             Collection<ClosedWindow> carried) throws IOException {
+        CarriedWindowsSerializer.refuseForeign(carried, context.getTaskInfo());
         return new LakeWriter(config, context.getMailboxExecutor(), context.getTaskInfo().getIndexOfThisSubtask(),
                 carried);
     }

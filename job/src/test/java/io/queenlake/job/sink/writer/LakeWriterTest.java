@@ -155,6 +155,20 @@ class LakeWriterTest {
     }
 
     @Test
+    void aCarriedWindowRestoredOnAWriterThatNoLongerOwnsItsQueueIsRefusedForGood() {
+        TestWindows world = new TestWindows(List.of("orders"), 1, 2);
+        ClosedWindow carried = world.window("orders", 0);
+        int owner = org.apache.flink.runtime.state.KeyGroupRangeAssignment.assignKeyToParallelOperator("orders", 128, 2);
+        CarriedWindowsSerializer.refuseForeign(List.of(carried),
+                new org.apache.flink.api.common.TaskInfoImpl("lake-sink", 128, owner, 2, 0));
+        assertThatThrownBy(() -> CarriedWindowsSerializer.refuseForeign(List.of(carried),
+                        new org.apache.flink.api.common.TaskInfoImpl("lake-sink", 128, 1 - owner, 2, 0)))
+                .isInstanceOf(org.apache.flink.runtime.execution.SuppressRestartsException.class)
+                .hasStackTraceContaining("carries window 1 of queue 'orders'")
+                .hasStackTraceContaining("which writer " + owner + " owns at parallelism 2");
+    }
+
+    @Test
     void aWindowAboveTheCapWaitsUntilTheEarlierOnesAreStaged() throws Exception {
         TestWindows world = new TestWindows(List.of("orders"), 3, 5);
         LakeSinkConfig config = config(1);
