@@ -63,9 +63,9 @@ public final class EmbeddedS3 implements AutoCloseable {
         return s3;
     }
 
-    /** {@code http://127.0.0.1:<port>}: the port bound at the first start, kept across restarts. */
+    /** {@code http://127.0.0.1:<port>} (https with a key store): the port bound at the first start, kept across restarts. */
     public URI endpoint() {
-        return URI.create("http://" + HOST + ":" + port);
+        return URI.create((options.tls() == null ? "http://" : "https://") + HOST + ":" + port);
     }
 
     public int port() {
@@ -174,9 +174,13 @@ public final class EmbeddedS3 implements AutoCloseable {
         if (!store.containerExists(options.bucket())) {
             store.createContainer(options.bucket());
         }
-        S3Proxy started = S3Proxy.builder()
-                .blobStore(store)
-                .endpoint(endpoint())
+        S3Proxy.Builder builder = S3Proxy.builder().blobStore(store);
+        if (options.tls() == null) {
+            builder.endpoint(endpoint());
+        } else {
+            builder.secureEndpoint(endpoint()).keyStore(options.tls().keyStore().toString(), options.tls().password());
+        }
+        S3Proxy started = builder
                 .awsAuthentication(AuthenticationType.AWS_V4, options.accessKey(), options.secretKey())
                 .jettyMaxThreads(JETTY_MAX_THREADS)
                 .stopTimeout(STOP_TIMEOUT_MS)
@@ -189,7 +193,7 @@ public final class EmbeddedS3 implements AutoCloseable {
                     + " (is the port taken?): pass port 0 or a free port.", e);
         }
         proxy = started;
-        port = started.getPort();
+        port = options.tls() == null ? started.getPort() : started.getSecurePort();
     }
 
     /** Releases the threads of a server that failed to start; its own failure is the one to report. */

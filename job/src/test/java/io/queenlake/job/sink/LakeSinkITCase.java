@@ -78,9 +78,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * one queue's failing uploads hold back no other queue, and what the S3 file system sends with
  * every upload: with {@code QUEEN_S3_SSE=AES256}, {@code x-amz-server-side-encryption} on every
  * object put and multipart creation (staged windows, manifests, checkpoint documents), without it
- * none, and which integrity headers go along (README, "Integrity"). {@code aws:kms} is not run:
- * the plugin's AWS SDK v1 refuses to send KMS headers over plain HTTP, and the embedded server
- * speaks HTTP only; {@code SettingsLoaderTest} pins the options it sets.
+ * none, and which integrity headers go along (README, "Integrity"); with {@code aws:kms} and a key
+ * id, both KMS headers, over HTTPS (the plugin's AWS SDK v1 sends them over HTTPS only).
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class LakeSinkITCase {
@@ -331,8 +330,38 @@ class LakeSinkITCase {
     }
 
     @Test
+    void everyUploadCarriesTheKmsHeadersWhenSseIsAwsKmsOverHttps() throws Exception {
+        // The plugin's AWS SDK v1 sends KMS headers over HTTPS only: a server of its own, with a self-signed key.
+        Path keyStore = dir.resolve("s3-tls.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "s3", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=127.0.0.1",
+                "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore", keyStore.toString(),
+                "-storepass", "changeit", "-keypass", "changeit").inheritIO().start();
+        assertThat(keytool.waitFor()).as("keytool").isZero();
+        try (EmbeddedS3 https = EmbeddedS3.start(EmbeddedS3Options.builder().dir(dir.resolve("s3-tls")).accessKey("k")
+                .secretKey("s").bucket("lake").tls(keyStore, "changeit").build())) {
+            // The AWS SDK's own SSL context trusts the default trust store: the server's key store.
+            System.setProperty("javax.net.ssl.trustStore", keyStore.toString());
+            System.setProperty("javax.net.ssl.trustStoreType", "PKCS12");
+            System.setProperty("javax.net.ssl.trustStorePassword", "changeit");
+
+            List<S3Request> uploads = runWith(https, "kms", "--sse", "aws:kms", "--sse-kms-key-id",
+                    "arn:aws:kms:eu-west-1:111122223333:key/lake");
+            assertThat(uploads).allSatisfy(r -> {
+                assertThat(r.serverSideEncryption()).as("%s %s", r.operation(), r.key()).contains("aws:kms");
+                assertThat(r.kmsKeyId()).as("%s %s", r.operation(), r.key())
+                        .contains("arn:aws:kms:eu-west-1:111122223333:key/lake");
+            });
+        } finally {
+            System.clearProperty("javax.net.ssl.trustStore");
+            System.clearProperty("javax.net.ssl.trustStoreType");
+            System.clearProperty("javax.net.ssl.trustStorePassword");
+        }
+    }
+
+    @Test
     void everyUploadCarriesAes256WhenSseIsAes256() throws Exception {
-        List<S3Request> uploads = runWith("aes", "--sse", "AES256");
+        List<S3Request> uploads = runWith(s3, "aes", "--sse", "AES256");
         assertThat(uploads).allSatisfy(r -> {
             assertThat(r.serverSideEncryption()).as("%s %s", r.operation(), r.key()).contains("AES256");
             assertThat(r.kmsKeyId()).isEmpty();
@@ -341,7 +370,7 @@ class LakeSinkITCase {
 
     @Test
     void noUploadCarriesAnEncryptionHeaderWithoutSse() throws Exception {
-        List<S3Request> uploads = runWith("plain");
+        List<S3Request> uploads = runWith(s3, "plain");
         assertThat(uploads).allSatisfy(r -> {
             assertThat(r.serverSideEncryption()).as("%s %s", r.operation(), r.key()).isEmpty();
             assertThat(r.kmsKeyId()).isEmpty();
@@ -355,25 +384,26 @@ class LakeSinkITCase {
      * own settings give it, and returns the object puts and multipart creations it caused under
      * its root (after checking there are some of both, and some under {@code _queen/}).
      */
-    private static List<S3Request> runWith(String name, String... sseArgs) throws Exception {
+    private static List<S3Request> runWith(EmbeddedS3 server, String name, String... sseArgs) throws Exception {
         List<String> args = new ArrayList<>(List.of("--queues", "orders", "--bucket", "lake", "--endpoint",
-                s3.endpoint().toString(), "--path-style", "true", "--region", EmbeddedS3.REGION, "--access-key", "k",
+                server.endpoint().toString(), "--path-style", "true", "--region", EmbeddedS3.REGION, "--access-key", "k",
                 "--secret-key", "s"));
         args.addAll(List.of(sseArgs));
         LakeSettings settings = SettingsLoader.load(Map.of(), args.toArray(String[]::new), new Configuration());
-        Map<String, String> options = new HashMap<>(FlinkS3Settings.of(s3));
+        Map<String, String> options = new HashMap<>(FlinkS3Settings.of(server));
         options.putAll(settings.fileSystemOptions());
         Configuration conf = Configuration.fromMap(options);
-        int before = s3.writeRequests().size();
+        int before = server.writeRequests().size();
         try {
             FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
-            SinkJobs.run(SinkJobs.sink("s3://lake/sse-" + name, broker.url()).sinkName("sse-" + name).build(),
+            SinkJobs.run(SinkJobs.sink("s3://lake/sse-" + name, broker.url()).sinkName("sse-" + name)
+                            .stagingRetryFor(Duration.ofSeconds(5)).build(),
                     new TestWindows(List.of("orders"), 3, 4), 0);
         } finally {
             FlinkS3ForTests.initialize(s3); // as the other tests of this class expect it
         }
 
-        List<S3Request> ours = s3.writeRequests().subList(before, s3.writeRequests().size()).stream()
+        List<S3Request> ours = server.writeRequests().subList(before, server.writeRequests().size()).stream()
                 .filter(r -> r.key().startsWith("sse-" + name + "/")).toList();
         List<S3Request> uploads = ours.stream().filter(S3Request::createsObject).toList();
         assertThat(uploads).extracting(S3Request::operation).contains("PutObject", "CreateMultipartUpload");
