@@ -1,5 +1,6 @@
 package io.queenlake.source;
 
+import io.queenlake.format.key.KeyBudget;
 import io.queenlake.broker.client.BrokerUrl;
 import io.queenlake.source.enumerator.start.LakeRoot;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ public final class QueenSourceBuilder {
     private long leaseTtlMs = QueenSourceOptions.LEASE_TTL_MS.defaultNumber();
     private long maxWindowMs = QueenSourceOptions.MAX_WINDOW_MS.defaultNumber();
     private String lakeRoot;
+    private KeyBudget keyBudget;
     private long requestTimeoutMs = QueenSourceOptions.DEFAULT_REQUEST_TIMEOUT_MS;
 
     QueenSourceBuilder() {}
@@ -108,6 +110,12 @@ public final class QueenSourceBuilder {
         return this;
     }
 
+    /** The lake's key layout: discovery under {@code *} skips, with a warning, a queue whose keys cannot fit in S3. */
+    public QueenSourceBuilder keyBudget(KeyBudget keyBudget) {
+        this.keyBudget = keyBudget;
+        return this;
+    }
+
     public QueenSourceBuilder requestTimeoutMs(long ms) {
         this.requestTimeoutMs = ms;
         return this;
@@ -118,7 +126,7 @@ public final class QueenSourceBuilder {
         String name = instance == null || instance.isBlank() ? QueenSourceOptions.defaultInstance() : instance;
         return new QueenSource(new QueenSourceConfig(BrokerUrl.normalize(brokerUrl), token, tenant, queues, sink,
                 name, start, safeGuardMs, discoveryIntervalMs, fetchConcurrency, leaseTtlMs, maxWindowMs,
-                lakeRoot, requestTimeoutMs));
+                lakeRoot, requestTimeoutMs, keyBudget));
     }
 
     private void sanityCheck() {

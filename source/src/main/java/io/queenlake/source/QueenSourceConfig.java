@@ -1,5 +1,6 @@
 package io.queenlake.source;
 
+import io.queenlake.format.key.KeyBudget;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
@@ -24,6 +25,8 @@ import java.util.Objects;
  * @param lakeRoot the lake's base path with prefix (e.g. {@code s3://lake/queen}) where bucket
  *     checkpoints are read on a start without Flink state; null to skip them
  * @param requestTimeoutMs per HTTP request
+ * @param keyBudget the lake's key layout, against which discovery under {@code *} skips a queue
+ *     whose keys cannot fit in S3's limit; null to skip no queue
  */
 public record QueenSourceConfig(
         String brokerUrl,
@@ -39,7 +42,8 @@ public record QueenSourceConfig(
         long leaseTtlMs,
         long maxWindowMs,
         String lakeRoot,
-        long requestTimeoutMs)
+        long requestTimeoutMs,
+        KeyBudget keyBudget)
         implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -3,8 +3,13 @@ package io.queenlake.devstack.s3;
 import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import org.gaul.s3proxy.S3ErrorCode;
+import org.gaul.s3proxy.S3ProxyException;
 import org.gaul.s3proxy.blobstore.BlobStore;
 import org.gaul.s3proxy.blobstore.ForwardingBlobStore;
 import org.gaul.s3proxy.blobstore.domain.MultipartUpload;
@@ -39,6 +44,11 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * ({@value #UPLOAD_STATE_PREFIX}{@code <upload id>}), written at its creation, read at its completion
  * and deleted at its completion or abort. Calls on those objects are not counted, so the counts are
  * the requests a client sent (EmbeddedS3Test pins this).
+ *
+ * <p>It also keeps every write request with its encryption and checksum headers ({@link S3Request}),
+ * and says it supports server-side encryption: S3Proxy otherwise answers 501 to any request that
+ * carries {@code x-amz-server-side-encryption}, while a real bucket takes it. The bytes are stored
+ * as they came.
  */
 final class CountingBlobStore extends ForwardingBlobStore {
 
@@ -46,11 +56,42 @@ final class CountingBlobStore extends ForwardingBlobStore {
     static final String UPLOAD_STATE_PREFIX = ".s3proxy-mpu-stub-";
 
     private final Map<String, LongAdder> counts;
+    private final Queue<S3Request> writes;
+    private final AtomicReference<String> failingPrefix;
 
-    /** {@code counts}: shared by every store of one server, so they survive its restarts. */
-    CountingBlobStore(BlobStore store, Map<String, LongAdder> counts) {
+    /**
+     * {@code counts}, {@code writes} and {@code failingPrefix} (the key prefix whose writes answer
+     * 500, or null): shared by every store of one server, so they survive its restarts.
+     */
+    CountingBlobStore(BlobStore store, Map<String, LongAdder> counts, Queue<S3Request> writes,
+            AtomicReference<String> failingPrefix) {
         super(store);
         this.counts = counts;
+        this.writes = writes;
+        this.failingPrefix = failingPrefix;
+    }
+
+    /** Answers 500 InternalError to a write of a key under the failing prefix, as a broken bucket would. */
+    private void failIfChosen(String key) {
+        String prefix = failingPrefix.get();
+        if (prefix != null && key != null && key.startsWith(prefix)) {
+            throw new S3ProxyException(S3ErrorCode.INTERNAL_ERROR, "writes under " + prefix + " fail (a test's choice)");
+        }
+    }
+
+    /** Accepted and recorded, not applied: see the class comment. */
+    @Override
+    public boolean supportsServerSideEncryption() {
+        return true;
+    }
+
+    private void record(String operation, String key, String sse, String kmsKeyId, Object checksumAlgorithm,
+            String sha256, String md5) {
+        if (key != null && !key.startsWith(UPLOAD_STATE_PREFIX)) {
+            writes.add(new S3Request(operation, key, Optional.ofNullable(sse), Optional.ofNullable(kmsKeyId),
+                    Optional.ofNullable(checksumAlgorithm).map(Object::toString), Optional.ofNullable(sha256),
+                    Optional.ofNullable(md5)));
+        }
     }
 
     /** A copy of {@code counts} as plain numbers, by operation name; operations never asked for are absent. */
@@ -74,6 +115,9 @@ final class CountingBlobStore extends ForwardingBlobStore {
     @Override
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream body) {
         count("PutObject", request.key());
+        failIfChosen(request.key());
+        record("PutObject", request.key(), request.serverSideEncryptionAsString(), request.ssekmsKeyId(),
+                request.checksumAlgorithmAsString(), request.checksumSHA256(), request.contentMD5());
         return delegate().putBlob(request, body);
     }
 
@@ -122,12 +166,18 @@ final class CountingBlobStore extends ForwardingBlobStore {
     @Override
     public MultipartUpload initiateMultipartUpload(CreateMultipartUploadRequest request) {
         count("CreateMultipartUpload");
+        failIfChosen(request.key());
+        record("CreateMultipartUpload", request.key(), request.serverSideEncryptionAsString(), request.ssekmsKeyId(),
+                request.checksumAlgorithmAsString(), null, null);
         return delegate().initiateMultipartUpload(request);
     }
 
     @Override
     public UploadPartResponse uploadMultipartPart(MultipartUpload upload, UploadPartRequest request, InputStream body) {
         count("UploadPart");
+        failIfChosen(upload.blobName());
+        record("UploadPart", upload.blobName(), null, null, request.checksumAlgorithmAsString(),
+                request.checksumSHA256(), request.contentMD5());
         return delegate().uploadMultipartPart(upload, request, body);
     }
 

@@ -5,7 +5,11 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.gaul.s3proxy.S3Proxy;
@@ -40,6 +44,10 @@ public final class EmbeddedS3 implements AutoCloseable {
     private final EmbeddedS3Options options;
     /** Object requests by S3 operation since the first start, restarts included. */
     private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
+    /** Write requests with their encryption and checksum headers, since the first start. */
+    private final Queue<S3Request> writes = new ConcurrentLinkedQueue<>();
+    /** Writes of keys under this prefix answer 500; null for none. */
+    private final AtomicReference<String> failingPrefix = new AtomicReference<>();
     private int port;
     private S3Proxy proxy;
 
@@ -55,9 +63,9 @@ public final class EmbeddedS3 implements AutoCloseable {
         return s3;
     }
 
-    /** {@code http://127.0.0.1:<port>}: the port bound at the first start, kept across restarts. */
+    /** {@code http://127.0.0.1:<port>} (https with a key store): the port bound at the first start, kept across restarts. */
     public URI endpoint() {
-        return URI.create("http://" + HOST + ":" + port);
+        return URI.create((options.tls() == null ? "http://" : "https://") + HOST + ":" + port);
     }
 
     public int port() {
@@ -104,6 +112,23 @@ public final class EmbeddedS3 implements AutoCloseable {
         return CountingBlobStore.snapshot(requests);
     }
 
+    /**
+     * The write requests served since the first start (puts, multipart creations, parts), in the
+     * order served, with the encryption and checksum headers each carried.
+     */
+    public List<S3Request> writeRequests() {
+        return List.copyOf(writes);
+    }
+
+    /**
+     * From now on every write (put, multipart creation, part) of a key under {@code keyPrefix}
+     * answers 500 InternalError, as a broken or refusing bucket would, while every other request is
+     * served; null to serve them all again. Kept across restarts.
+     */
+    public void failWritesUnder(String keyPrefix) {
+        failingPrefix.set(keyPrefix);
+    }
+
     /** The object requests served since {@code before} (an earlier {@link #requests()}), by operation; none is 0. */
     public Map<String, Long> requestsSince(Map<String, Long> before) {
         Map<String, Long> served = requests();
@@ -145,13 +170,17 @@ public final class EmbeddedS3 implements AutoCloseable {
         if (proxy != null) {
             throw new IllegalStateException("The embedded S3 server on " + endpoint() + " is already running: stop it first.");
         }
-        CountingBlobStore store = new CountingBlobStore(new FilesystemNio2BlobStore(existingDir().toString()), requests);
+        CountingBlobStore store = new CountingBlobStore(new FilesystemNio2BlobStore(existingDir().toString()), requests, writes, failingPrefix);
         if (!store.containerExists(options.bucket())) {
             store.createContainer(options.bucket());
         }
-        S3Proxy started = S3Proxy.builder()
-                .blobStore(store)
-                .endpoint(endpoint())
+        S3Proxy.Builder builder = S3Proxy.builder().blobStore(store);
+        if (options.tls() == null) {
+            builder.endpoint(endpoint());
+        } else {
+            builder.secureEndpoint(endpoint()).keyStore(options.tls().keyStore().toString(), options.tls().password());
+        }
+        S3Proxy started = builder
                 .awsAuthentication(AuthenticationType.AWS_V4, options.accessKey(), options.secretKey())
                 .jettyMaxThreads(JETTY_MAX_THREADS)
                 .stopTimeout(STOP_TIMEOUT_MS)
@@ -164,7 +193,7 @@ public final class EmbeddedS3 implements AutoCloseable {
                     + " (is the port taken?): pass port 0 or a free port.", e);
         }
         proxy = started;
-        port = started.getPort();
+        port = options.tls() == null ? started.getPort() : started.getSecurePort();
     }
 
     /** Releases the threads of a server that failed to start; its own failure is the one to report. */

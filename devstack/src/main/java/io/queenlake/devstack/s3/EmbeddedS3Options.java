@@ -14,8 +14,22 @@ import java.util.regex.Pattern;
  * @param accessKey SigV4 access key id clients must sign with
  * @param secretKey SigV4 secret key clients must sign with
  * @param bucket bucket created at start (kept if the folder already has it)
+ * @param tls the key store to serve HTTPS with instead of HTTP, or null for HTTP
  */
-public record EmbeddedS3Options(int port, Path dir, String accessKey, String secretKey, String bucket) {
+public record EmbeddedS3Options(int port, Path dir, String accessKey, String secretKey, String bucket, Tls tls) {
+
+    /** A JKS or PKCS12 key store holding the server's key and certificate (for 127.0.0.1), and its password. */
+    public record Tls(Path keyStore, String password) {
+        public Tls {
+            Objects.requireNonNull(keyStore, "keyStore");
+            Objects.requireNonNull(password, "password");
+        }
+
+        @Override
+        public String toString() {
+            return "Tls[keyStore=" + keyStore + ", password=***]";
+        }
+    }
 
     /** Path-style S3 bucket names: 3-63 of lower-case letters, digits, '.' and '-', no dot at the ends. */
     private static final Pattern BUCKET_NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
@@ -39,7 +53,7 @@ public record EmbeddedS3Options(int port, Path dir, String accessKey, String sec
     @Override
     public String toString() {
         return "EmbeddedS3Options[port=" + port + ", dir=" + dir + ", accessKey=" + accessKey
-                + ", secretKey=***, bucket=" + bucket + "]";
+                + ", secretKey=***, bucket=" + bucket + (tls == null ? "" : ", " + tls) + "]";
     }
 
     public static Builder builder() {
@@ -58,6 +72,7 @@ public record EmbeddedS3Options(int port, Path dir, String accessKey, String sec
         private Path dir;
         private String accessKey = "devstack";
         private String secretKey = "devstack-secret";
+        private Tls tls;
         private String bucket = "lake";
 
         private Builder() {}
@@ -87,8 +102,14 @@ public record EmbeddedS3Options(int port, Path dir, String accessKey, String sec
             return this;
         }
 
+        /** Serve HTTPS with this key store (its certificate must name 127.0.0.1) instead of HTTP. */
+        public Builder tls(Path keyStore, String password) {
+            this.tls = new Tls(keyStore, password);
+            return this;
+        }
+
         public EmbeddedS3Options build() {
-            return new EmbeddedS3Options(port, dir, accessKey, secretKey, bucket);
+            return new EmbeddedS3Options(port, dir, accessKey, secretKey, bucket, tls);
         }
     }
 }

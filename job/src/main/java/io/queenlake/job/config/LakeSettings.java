@@ -151,6 +151,7 @@ public record LakeSettings(
                 .leaseTtlMs(leaseTtlMs)
                 .maxWindowMs(maxWindowMs)
                 .lakeRoot(lakePath())
+                .keyBudget(QueueKeyCheck.budgetOf(this))
                 .requestTimeoutMs(BROKER_REQUEST_TIMEOUT.toMillis())
                 .build();
     }
@@ -163,6 +164,7 @@ public record LakeSettings(
     public LakeSink lakeSink() {
         return LakeSink.builder()
                 .root(lakeRoot())
+                .endpoint(endpoint.text())
                 .prefix(prefix)
                 .writerSettings(writer)
                 .sinkName(sink)
@@ -194,7 +196,8 @@ public record LakeSettings(
             options.put(CREDENTIALS_PROVIDER_KEY, AWS_CHAIN);
         }
         if (sse != null) {
-            options.put("s3.encryption.algorithm", sse.equals("AES256") ? "SSE-S3" : "SSE-KMS");
+            // S3A's names (S3AEncryptionMethods): AES256 is SSE-S3; "SSE-S3" itself fails every write.
+            options.put("s3.encryption.algorithm", sse.equals("AES256") ? "AES256" : "SSE-KMS");
             if (sseKmsKeyId != null) {
                 options.put("s3.encryption.key", sseKmsKeyId);
             }

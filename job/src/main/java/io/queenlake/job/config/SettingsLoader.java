@@ -87,7 +87,7 @@ public final class SettingsLoader {
             raw.put(s, value.strip());
             origins.put(s, origin);
         }
-        return new Reader(raw, origins).settings();
+        return QueueKeyCheck.check(new Reader(raw, origins).settings());
     }
 
     private static void refusePartitions(Map<String, String> env, ReadableConfig flinkConf) {

@@ -4,14 +4,18 @@ import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.job.sink.committable.WindowCommittableSerializer;
 import io.queenlake.job.sink.committer.LakeCommitter;
+import io.queenlake.job.sink.writer.CarriedWindowsSerializer;
 import io.queenlake.job.sink.writer.LakeWriter;
 import io.queenlake.job.window.ClosedWindow;
 import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.SupportsWriterState;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
@@ -33,7 +37,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * hand-off is stateless, so savepoints of the chained graph restore.
  */
 public final class LakeSink implements Sink<ClosedWindow>, SupportsCommitter<WindowCommittable>,
-        SupportsPreCommitTopology<WindowCommittable, WindowCommittable> {
+        SupportsPreCommitTopology<WindowCommittable, WindowCommittable>, SupportsWriterState<ClosedWindow, ClosedWindow> {
 
     private static final long serialVersionUID = 1L;
 
@@ -52,8 +56,22 @@ public final class LakeSink implements Sink<ClosedWindow>, SupportsCommitter<Win
     }
 
     @Override
-    public SinkWriter<ClosedWindow> createWriter(WriterInitContext context) throws IOException {
-        return new LakeWriter(config, context.getMailboxExecutor(), context.getTaskInfo().getIndexOfThisSubtask());
+    public StatefulSinkWriter<ClosedWindow, ClosedWindow> createWriter(WriterInitContext context) throws IOException {
+        return restoreWriter(context, List.of());
+    }
+
+    /** The writer's state is the windows it had not handed on yet (their uploads were retrying). */
+    @Override
+    public StatefulSinkWriter<ClosedWindow, ClosedWindow> restoreWriter(WriterInitContext context,
+            Collection<ClosedWindow> carried) throws IOException {
+        CarriedWindowsSerializer.refuseForeign(carried, context.getTaskInfo());
+        return new LakeWriter(config, context.getMailboxExecutor(), context.getTaskInfo().getIndexOfThisSubtask(),
+                carried);
+    }
+
+    @Override
+    public SimpleVersionedSerializer<ClosedWindow> getWriterStateSerializer() {
+        return new CarriedWindowsSerializer();
     }
 
     @Override

@@ -24,15 +24,35 @@ public final class LakeSinkBuilder {
     private Duration requestTimeout = Duration.ofSeconds(30);
     private long stagingBytesInFlight = DEFAULT_STAGING_BYTES_IN_FLIGHT;
     private CrashHook crashHook;
+    private String endpoint = "(the S3 file system's s3.endpoint)";
+    private Duration stagingRetryFor = DEFAULT_STAGING_RETRY_FOR;
 
     /** Two windows of the default 128 MiB target: uploads overlap encoding without unbounded memory. */
     public static final long DEFAULT_STAGING_BYTES_IN_FLIGHT = 256L << 20;
+    /** Long enough to ride out a bucket's brief outage or throttling, short enough that a dead key fails the job. */
+    public static final Duration DEFAULT_STAGING_RETRY_FOR = Duration.ofMinutes(5);
 
     LakeSinkBuilder() {}
 
     /** The bucket root, {@code s3://<bucket>[/path]} or {@code file:///<dir>} (required). */
     public LakeSinkBuilder root(String root) {
         this.root = root;
+        return this;
+    }
+
+    /** The S3 endpoint as the log should name it (outage lines); the file system's configuration is what routes requests. */
+    public LakeSinkBuilder endpoint(String endpoint) {
+        this.endpoint = endpoint;
+        return this;
+    }
+
+    /**
+     * How long the writer retries a failing upload before the job fails with a message naming the
+     * queue, the object and the error (default {@link #DEFAULT_STAGING_RETRY_FOR}); meanwhile the
+     * other queues' windows commit.
+     */
+    public LakeSinkBuilder stagingRetryFor(Duration stagingRetryFor) {
+        this.stagingRetryFor = stagingRetryFor;
         return this;
     }
 
@@ -125,8 +145,13 @@ public final class LakeSinkBuilder {
             throw new IllegalArgumentException("the lake sink's staging bytes in flight must be above zero, was "
                     + stagingBytesInFlight + ": set a positive byte count (default " + DEFAULT_STAGING_BYTES_IN_FLIGHT + ").");
         }
+        if (stagingRetryFor == null || stagingRetryFor.isNegative()) {
+            throw new IllegalArgumentException("the lake sink's staging retry time must be zero or more, was "
+                    + stagingRetryFor + ": set a duration (default " + DEFAULT_STAGING_RETRY_FOR + ").");
+        }
         return new LakeSinkConfig(checkedRoot, prefix, writerSettings, sinkName, tenant.toLowerCase(java.util.Locale.ROOT),
-                brokerUrl.strip(), token, requestTimeout, stagingBytesInFlight, crashHook);
+                brokerUrl.strip(), token, requestTimeout, stagingBytesInFlight, crashHook, endpoint,
+                stagingRetryFor);
     }
 
     private String checkedRoot() {

@@ -38,10 +38,15 @@ public final class LakeSinkConfig implements Serializable {
     private final Duration requestTimeout;
     private final long stagingBytesInFlight;
     private final CrashHook crashHook;
+    private final String endpoint;
+    private final Duration stagingRetryFor;
 
     LakeSinkConfig(String root, Prefix prefix, WriterSettings settings, String sinkName, String tenant,
-            String brokerUrl, String token, Duration requestTimeout, long stagingBytesInFlight, CrashHook crashHook) {
+            String brokerUrl, String token, Duration requestTimeout, long stagingBytesInFlight, CrashHook crashHook,
+            String endpoint, Duration stagingRetryFor) {
         this.root = root;
+        this.endpoint = endpoint;
+        this.stagingRetryFor = stagingRetryFor;
         this.prefix = prefix.value();
         this.format = settings.format().name();
         this.compression = settings.format().codecName();
@@ -83,12 +88,22 @@ public final class LakeSinkConfig implements Serializable {
         return brokerUrl;
     }
 
+    /** The S3 endpoint, for log lines only (the file system's configuration decides where requests go). */
+    public String endpoint() {
+        return endpoint;
+    }
+
     /**
      * How many payload bytes of windows a writer may hold that are not encoded and staged yet; a
      * window arriving above it waits for earlier ones (a single larger window goes alone).
      */
     public long stagingBytesInFlight() {
         return stagingBytesInFlight;
+    }
+
+    /** How long the writer retries a failing upload of a window before it fails the job. */
+    public Duration stagingRetryFor() {
+        return stagingRetryFor;
     }
 
     public Optional<CrashHook> crashHook() {

@@ -453,7 +453,7 @@ class SettingsLoaderTest {
         LakeSettings chained = load(REQUIRED, Map.of(), "--sse", "AES256");
         assertThat(chained.fileSystemOptions())
                 .containsEntry("s3.aws.credentials.provider", "com.amazonaws.auth.DefaultAWSCredentialsProviderChain")
-                .containsEntry("s3.encryption.algorithm", "SSE-S3")
+                .containsEntry("s3.encryption.algorithm", "AES256")
                 .doesNotContainKeys("s3.access-key", "s3.secret-key", "s3.endpoint");
         Configuration cluster = new Configuration();
         cluster.setString("s3.aws.credentials.provider", "com.example.Provider");

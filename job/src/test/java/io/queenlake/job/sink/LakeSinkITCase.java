@@ -17,6 +17,8 @@ import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
+import io.queenlake.devstack.s3.FlinkS3Settings;
+import io.queenlake.devstack.s3.S3Request;
 import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
@@ -29,6 +31,8 @@ import io.queenlake.format.model.Layout;
 import io.queenlake.format.object.Format;
 import io.queenlake.format.parquet.ParquetCodec;
 import io.queenlake.format.window.WriterSettings;
+import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.config.SettingsLoader;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.job.sink.committer.LakeCommitter;
@@ -39,15 +43,21 @@ import io.queenlake.job.testutils.FlinkS3ForTests;
 import io.queenlake.job.testutils.LakeAssertions;
 import io.queenlake.job.testutils.LakeChecker;
 import io.queenlake.job.testutils.TestWindows;
+import io.queenlake.source.testlog.CapturedLog;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.fs.FileSystem;
+import org.apache.flink.core.plugin.PluginUtils;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -64,7 +74,12 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 /**
  * The lake sink on a MiniCluster against the dev broker, the local file system and the embedded
  * S3 server: windows land committed in k order with manifests and the pointer, nothing is visible
- * before its commit, a foreign pointer stops the job, and an S3 outage is ridden out.
+ * before its commit, a foreign pointer stops the job, an S3 outage is ridden out (and logged once),
+ * one queue's failing uploads hold back no other queue, and what the S3 file system sends with
+ * every upload: with {@code QUEEN_S3_SSE=AES256}, {@code x-amz-server-side-encryption} on every
+ * object put and multipart creation (staged windows, manifests, checkpoint documents), without it
+ * none, and which integrity headers go along (README, "Integrity"); with {@code aws:kms} and a key
+ * id, both KMS headers, over HTTPS (the plugin's AWS SDK v1 sends them over HTTPS only).
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class LakeSinkITCase {
@@ -248,22 +263,160 @@ class LakeSinkITCase {
     @Test
     void anS3OutageDuringTheRunIsRetriedAndTheLakeIsCompleteAfterwards() throws Exception {
         TestWindows world = new TestWindows(List.of("orders"), 24, 6);
-        LakeSink sink = SinkJobs.sink("s3://lake/outage", broker.url()).sinkName("outage").build();
+        LakeSink sink = SinkJobs.sink("s3://lake/outage", broker.url()).sinkName("outage")
+                .endpoint(s3.endpoint().toString()).build();
         CommitPointers store = new CommitPointers(client, "outage");
 
-        CompletableFuture<Void> job = CompletableFuture.runAsync(() -> runQuietly(() -> SinkJobs.run(sink, world, 200)));
-        awaitPointer(store, "orders", 3);
-        s3.stop();
-        long downAtK = store.read("orders").k();
-        Thread.sleep(3_000); // the outage itself
-        s3.restart();
-        job.get(200, TimeUnit.SECONDS);
+        List<String> lines;
+        try (CapturedLog log = CapturedLog.of(S3Outages.class)) {
+            CompletableFuture<Void> job = CompletableFuture.runAsync(() -> runQuietly(() -> SinkJobs.run(sink, world, 200)));
+            awaitPointer(store, "orders", 3);
+            s3.stop();
+            long downAtK = store.read("orders").k();
+            Thread.sleep(3_000); // the outage itself
+            s3.restart();
+            job.get(200, TimeUnit.SECONDS);
+            assertThat(downAtK).isLessThan(world.windowsPerQueue());
+            lines = log.lines();
+        }
+        lines.forEach(line -> System.out.println("S3Outages said: " + line));
 
-        assertThat(downAtK).isLessThan(world.windowsPerQueue());
         LakeAssertions.assertLakeHoldsEveryWindowOnce(new FlinkLakeFiles("s3://lake/outage"), Prefix.DEFAULT, world,
                 q -> pointer("outage", q));
         assertThat(new LakeChecker(new FlinkLakeFiles("s3://lake/outage"), Prefix.DEFAULT)
                 .check(world.tenant(), "orders", world.windowsPerQueue(), world.expectedRecords("orders")).ok()).isTrue();
+        // One WARN per outage (not one per retry), one line when it is over. A failure met after the
+        // queue's requests succeeded again (a staged upload the stop lost, found by the committer)
+        // is an outage of its own, with its own pair of lines.
+        assertThat(lines).isNotEmpty().hasSizeLessThanOrEqualTo(6).hasSize(lines.size() / 2 * 2);
+        for (int i = 0; i < lines.size(); i += 2) {
+            assertThat(lines.get(i)).startsWith("WARN S3 unavailable for queue 'orders': endpoint " + s3.endpoint()
+                    + " bucket lake: ").contains(" failed: ").endsWith("; retrying, one line when it recovers");
+            assertThat(lines.get(i + 1)).startsWith("INFO S3 available again for queue 'orders': endpoint "
+                    + s3.endpoint() + " bucket lake, after ");
+        }
+    }
+
+    @Test
+    void aQueueWhoseUploadsFailDoesNotHoldBackAnotherQueuesCommitsAndFailsTheJobNamingItAfterItsRetries()
+            throws Exception {
+        TestWindows world = new TestWindows(List.of("orders", "stuck"), 8, 3);
+        LakeSink sink = SinkJobs.sink("s3://lake/one-stuck", broker.url()).sinkName("one-stuck")
+                .endpoint(s3.endpoint().toString()).stagingRetryFor(Duration.ofSeconds(15)).build();
+        CommitPointers store = new CommitPointers(client, "one-stuck");
+        String stuckDir = "one-stuck/queen/tenant=" + world.tenant() + "/queue=stuck/";
+        s3.failWritesUnder(stuckDir);
+        try (CapturedLog log = CapturedLog.of(S3Outages.class)) {
+            CompletableFuture<Void> job = CompletableFuture.runAsync(() -> runQuietly(() -> SinkJobs.run(sink, world, 0)));
+            // Every window of orders commits while each upload of stuck keeps answering 500.
+            awaitPointer(store, "orders", world.windowsPerQueue());
+            assertThat(store.read("stuck").pointer()).isEmpty();
+            assertThat(job).isNotDone();
+            Throwable failed = org.assertj.core.api.Assertions.catchThrowable(() -> job.get(120, TimeUnit.SECONDS));
+            assertThat(failed).hasStackTraceContaining("could not stage object " + stuckDir.substring("one-stuck/".length())
+                            + "dt=")
+                    .hasStackTraceContaining(" of queue 'stuck' (") // whichever of its windows gave up first
+                    .hasStackTraceContaining("attempts over 15 s")
+                    .hasStackTraceContaining("InternalError");
+            for (Throwable t = failed; t != null; t = t.getCause()) {
+                if (String.valueOf(t.getMessage()).startsWith("could not stage")) {
+                    System.out.println("The job failed with: " + t.getMessage());
+                    break;
+                }
+            }
+            // Many failed attempts, one line.
+            assertThat(log.lines()).filteredOn(l -> l.contains("queue 'stuck'")).singleElement().asString()
+                    .startsWith("WARN S3 unavailable for queue 'stuck'");
+        } finally {
+            s3.failWritesUnder(null);
+        }
+        assertThat(keysUnder(stuckDir)).isEmpty();
+    }
+
+    @Test
+    void everyUploadCarriesTheKmsHeadersWhenSseIsAwsKmsOverHttps() throws Exception {
+        // The plugin's AWS SDK v1 sends KMS headers over HTTPS only: a server of its own, with a self-signed key.
+        Path keyStore = dir.resolve("s3-tls.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "s3", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=127.0.0.1",
+                "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore", keyStore.toString(),
+                "-storepass", "changeit", "-keypass", "changeit").inheritIO().start();
+        assertThat(keytool.waitFor()).as("keytool").isZero();
+        try (EmbeddedS3 https = EmbeddedS3.start(EmbeddedS3Options.builder().dir(dir.resolve("s3-tls")).accessKey("k")
+                .secretKey("s").bucket("lake").tls(keyStore, "changeit").build())) {
+            // The AWS SDK's own SSL context trusts the default trust store: the server's key store.
+            System.setProperty("javax.net.ssl.trustStore", keyStore.toString());
+            System.setProperty("javax.net.ssl.trustStoreType", "PKCS12");
+            System.setProperty("javax.net.ssl.trustStorePassword", "changeit");
+
+            List<S3Request> uploads = runWith(https, "kms", "--sse", "aws:kms", "--sse-kms-key-id",
+                    "arn:aws:kms:eu-west-1:111122223333:key/lake");
+            assertThat(uploads).allSatisfy(r -> {
+                assertThat(r.serverSideEncryption()).as("%s %s", r.operation(), r.key()).contains("aws:kms");
+                assertThat(r.kmsKeyId()).as("%s %s", r.operation(), r.key())
+                        .contains("arn:aws:kms:eu-west-1:111122223333:key/lake");
+            });
+        } finally {
+            System.clearProperty("javax.net.ssl.trustStore");
+            System.clearProperty("javax.net.ssl.trustStoreType");
+            System.clearProperty("javax.net.ssl.trustStorePassword");
+        }
+    }
+
+    @Test
+    void everyUploadCarriesAes256WhenSseIsAes256() throws Exception {
+        List<S3Request> uploads = runWith(s3, "aes", "--sse", "AES256");
+        assertThat(uploads).allSatisfy(r -> {
+            assertThat(r.serverSideEncryption()).as("%s %s", r.operation(), r.key()).contains("AES256");
+            assertThat(r.kmsKeyId()).isEmpty();
+        });
+    }
+
+    @Test
+    void noUploadCarriesAnEncryptionHeaderWithoutSse() throws Exception {
+        List<S3Request> uploads = runWith(s3, "plain");
+        assertThat(uploads).allSatisfy(r -> {
+            assertThat(r.serverSideEncryption()).as("%s %s", r.operation(), r.key()).isEmpty();
+            assertThat(r.kmsKeyId()).isEmpty();
+        });
+        // The plugin's S3A (Hadoop 3.3.4, AWS SDK v1) sends no x-amz-checksum-* header: README, "Integrity".
+        assertThat(uploads).allSatisfy(r -> assertThat(r.checksumSha256()).isEmpty());
+    }
+
+    /**
+     * Runs a sink job with the S3 file system configured from these job arguments, as the job's
+     * own settings give it, and returns the object puts and multipart creations it caused under
+     * its root (after checking there are some of both, and some under {@code _queen/}).
+     */
+    private static List<S3Request> runWith(EmbeddedS3 server, String name, String... sseArgs) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--queues", "orders", "--bucket", "lake", "--endpoint",
+                server.endpoint().toString(), "--path-style", "true", "--region", EmbeddedS3.REGION, "--access-key", "k",
+                "--secret-key", "s"));
+        args.addAll(List.of(sseArgs));
+        LakeSettings settings = SettingsLoader.load(Map.of(), args.toArray(String[]::new), new Configuration());
+        Map<String, String> options = new HashMap<>(FlinkS3Settings.of(server));
+        options.putAll(settings.fileSystemOptions());
+        Configuration conf = Configuration.fromMap(options);
+        int before = server.writeRequests().size();
+        try {
+            FileSystem.initialize(conf, PluginUtils.createPluginManagerFromRootFolder(conf));
+            SinkJobs.run(SinkJobs.sink("s3://lake/sse-" + name, broker.url()).sinkName("sse-" + name)
+                            .stagingRetryFor(Duration.ofSeconds(5)).build(),
+                    new TestWindows(List.of("orders"), 3, 4), 0);
+        } finally {
+            FlinkS3ForTests.initialize(s3); // as the other tests of this class expect it
+        }
+
+        List<S3Request> ours = server.writeRequests().subList(before, server.writeRequests().size()).stream()
+                .filter(r -> r.key().startsWith("sse-" + name + "/")).toList();
+        List<S3Request> uploads = ours.stream().filter(S3Request::createsObject).toList();
+        assertThat(uploads).extracting(S3Request::operation).contains("PutObject", "CreateMultipartUpload");
+        assertThat(uploads).extracting(S3Request::key).anyMatch(k -> k.contains("/_queen/"));
+        System.out.println("LakeSinkITCase " + name + ": " + uploads.size() + " uploads, first "
+                + uploads.get(0) + "; integrity headers seen: "
+                + ours.stream().map(r -> r.checksumAlgorithm().or(() -> r.contentMd5().map(m -> "Content-MD5"))
+                        .orElse("none") + " on " + r.operation()).distinct().toList());
+        return uploads;
     }
 
     private static ObservedPointer awaitPointer(CommitPointers store, String queue, long k) throws InterruptedException {

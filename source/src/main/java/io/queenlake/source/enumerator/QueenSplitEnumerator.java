@@ -90,7 +90,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
         this.leases = new LeaseKeeper(client, new SinkKeys(config.sink()), config.instance(), config.leaseTtlMs());
         this.discovery = new DiscoveryRun(client, new StartPlanLoader(client, config.sink(), config.tenant(), config.lakeRoot()));
         this.metrics = new EnumeratorMetrics(context.metricGroup());
-        this.wanted = new WantedQueues(config.queues(), config.allQueues());
+        this.wanted = new WantedQueues(config.queues(), config.allQueues(), config.keyBudget());
         restore(state);
         this.nextInput = plan();
         updateMetrics();

@@ -1,12 +1,14 @@
 package io.queenlake.source.enumerator;
 
 import io.queenlake.broker.kv.LeaseStatus;
+import io.queenlake.format.key.KeyBudget;
 import io.queenlake.broker.kv.LeaseView;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,18 +16,27 @@ import org.slf4j.LoggerFactory;
 /**
  * The queues this enumerator wants to mirror (named, or the tenant's last listing under {@code *})
  * and, from the last lease round, which of them it holds. Coordinator thread only; it decides
- * nothing about partitions.
+ * nothing about partitions. A listed queue whose lake keys cannot fit in S3 ({@link KeyBudget}) is
+ * not wanted: S3 would refuse its every upload and its stagings would hold back every commit. It is
+ * named in one warning, once per job run, and the others go on.
  */
 final class WantedQueues {
 
     private static final Logger LOG = LoggerFactory.getLogger(WantedQueues.class);
 
     private final Set<String> wanted = new LinkedHashSet<>();
+    /** Listed queues skipped for their key length, each warned about once. */
+    private final Set<String> skipped = new LinkedHashSet<>();
+    private final Optional<KeyBudget> keys;
     private boolean known;
     private Map<String, LeaseStatus> leases = Map.of();
 
-    /** Named queues are known from the start; {@code *} waits for the first listing. */
-    WantedQueues(Collection<String> named, boolean allQueues) {
+    /**
+     * Named queues are known from the start (the job's settings already refused any that does not
+     * fit); {@code *} waits for the first listing. {@code keys}: null to skip no listed queue.
+     */
+    WantedQueues(Collection<String> named, boolean allQueues, KeyBudget keys) {
+        this.keys = Optional.ofNullable(keys);
         if (!allQueues) {
             wanted.addAll(named);
             known = true;
@@ -78,7 +89,12 @@ final class WantedQueues {
 
     /** Takes the tenant's listing under {@code *}; returns whether it added a queue. */
     boolean onListing(List<String> listed) {
-        Set<String> now = new LinkedHashSet<>(listed);
+        Set<String> now = new LinkedHashSet<>();
+        for (String queue : listed) {
+            if (fits(queue)) {
+                now.add(queue);
+            }
+        }
         if (!known || !now.equals(wanted)) {
             Set<String> added = new LinkedHashSet<>(now);
             added.removeAll(wanted);
@@ -91,6 +107,18 @@ final class WantedQueues {
         wanted.addAll(now);
         known = true;
         return added;
+    }
+
+    private boolean fits(String queue) {
+        if (skipped.contains(queue)) {
+            return false;
+        }
+        Optional<String> refusal = keys.flatMap(budget -> budget.refusal(queue));
+        refusal.ifPresent(reason -> {
+            skipped.add(queue);
+            LOG.warn("QUEEN_S3_QUEUES=*: skipping {}; the other queues go on", reason);
+        });
+        return refusal.isEmpty();
     }
 
     /**

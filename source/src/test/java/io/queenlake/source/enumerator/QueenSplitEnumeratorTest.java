@@ -2,7 +2,11 @@ package io.queenlake.source.enumerator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.format.key.KeyBudget;
+import io.queenlake.format.key.Prefix;
+import io.queenlake.format.model.Layout;
 import io.queenlake.source.QueenSourceConfig;
+import io.queenlake.source.testlog.CapturedLog;
 import io.queenlake.source.event.PartitionReplaced;
 import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.split.PartitionSplit;
@@ -269,6 +273,30 @@ class QueenSplitEnumeratorTest {
         QueenSplitEnumerator enumerator = rig.start(rig.config(b -> b.queues("*")), context, QueenEnumState.empty());
         enumerator.addReader(0);
         return enumerator;
+    }
+
+    @Test
+    void withEveryQueueAQueueWhoseKeysCannotFitInS3IsSkippedWithOneWarningAndTheOthersRun() throws Throwable {
+        String tooLong = "\uD83D\uDE00".repeat(90); // escaped 1080 bytes: every key of it over 1024
+        rig.push("orders", "a", 1);
+        rig.push(tooLong, "b", 1);
+        RecordingContext context = rig.context(1);
+        context.register(0);
+        KeyBudget keys = KeyBudget.of(Prefix.DEFAULT, EnumeratorRig.TENANT, Layout.MERGED, "jsonl.zst");
+        try (CapturedLog log = CapturedLog.of(WantedQueues.class)) {
+            QueenSplitEnumerator enumerator = rig.start(rig.config(b -> b.queues("*").keyBudget(keys)), context,
+                    QueenEnumState.empty());
+            enumerator.addReader(0);
+            for (int round = 0; round < 3; round++) {
+                context.leaseRound();
+                context.discoveryRun();
+            }
+            assertThat(enumerator.queueStatus()).containsOnlyKeys("orders");
+            assertThat(context.allSplits()).extracting(PartitionSplit::queue).containsExactly("orders");
+            assertThat(log.lines()).filteredOn(l -> l.startsWith("WARN")).singleElement().asString()
+                    .startsWith("WARN QUEEN_S3_QUEUES=*: skipping queue '" + tooLong + "' cannot be mirrored:")
+                    .contains("over S3's limit of 1024").endsWith("the other queues go on");
+        }
     }
 
     @Test

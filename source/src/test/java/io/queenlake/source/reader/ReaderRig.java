@@ -75,7 +75,7 @@ final class ReaderRig implements AutoCloseable {
 
     static QueenSourceConfig config(String url, long safeGuardMs, long maxWindowMs) {
         return new QueenSourceConfig(url, null, TENANT, List.of("*"), "test", "reader-test", StartMode.EARLIEST,
-                safeGuardMs, 100, 2, 3_000, maxWindowMs, null, 5_000);
+                safeGuardMs, 100, 2, 3_000, maxWindowMs, null, 5_000, null);
     }
 
     static long wallMicros() {

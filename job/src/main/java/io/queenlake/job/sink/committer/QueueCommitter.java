@@ -13,6 +13,7 @@ import io.queenlake.format.model.Micros;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
+import io.queenlake.job.sink.S3Outages;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.source.TokenRefusal;
 import java.io.IOException;
@@ -90,6 +91,7 @@ final class QueueCommitter {
                     }
                     step = act(decision, window, observed, intent, prepared);
                 } catch (IOException e) {
+                    S3Outages.of(config).failed(queue, "committing window " + window.k(), e);
                     step = new CommitStep.Retry(e);
                 } catch (QueenException e) {
                     step = onBrokerFailure(queue, window, e);
@@ -97,6 +99,7 @@ final class QueueCommitter {
                     step = new CommitStep.Fenced(e);
                 }
                 if (step instanceof CommitStep.Done done) {
+                    S3Outages.of(config).succeeded(queue);
                     observed = done.now();
                 } else if (step instanceof CommitStep.Already) {
                     request.signalAlreadyCommitted();

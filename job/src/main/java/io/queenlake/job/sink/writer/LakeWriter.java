@@ -6,13 +6,16 @@ import io.queenlake.format.window.WindowEncoder;
 import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
+import io.queenlake.job.sink.S3Outages;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.job.window.ClosedWindow;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.Collection;
 import java.util.List;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.RecoverableWriter;
 import org.slf4j.Logger;
@@ -29,14 +32,17 @@ import org.slf4j.LoggerFactory;
  * window and uploading it are most of a window's cost, so the task thread goes on with the next
  * records (and the window operator with the next windows) meanwhile, and two windows can
  * compress on two cores. The payload bytes waiting to be staged are capped
- * ({@link LakeSinkConfig#stagingBytesInFlight()}). It keeps no Flink state: {@code prepareCommit}
- * waits until every window written before the barrier is fully staged, so a checkpoint never
- * holds a half-staged window, and a failure fails the task there (or at the next {@code write}).
- * A failure before the checkpoint completes rewinds the window operator, which fires the window
- * again, and the identical bytes are staged again. Never publishes anything: that is the
- * committer's job.
+ * ({@link LakeSinkConfig#stagingBytesInFlight()}). {@code prepareCommit} waits for the first upload
+ * attempt of every window written before the barrier and hands the committables of those staged;
+ * a window whose upload is being retried (and every later window of its queue) is kept in the
+ * writer's Flink state instead and handed at a later checkpoint, so one queue's failing uploads
+ * never hold back another's commits ({@link WindowStagings}). A staging that fails for good fails
+ * the task, which restarts from the last checkpoint: the window operator fires the windows again,
+ * the writer's state gives back the carried ones, and the identical bytes are staged again. Never
+ * publishes anything: that is the committer's job.
  */
-public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, WindowCommittable> {
+public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, WindowCommittable>,
+        StatefulSinkWriter<ClosedWindow, ClosedWindow> {
 
     private static final Logger LOG = LoggerFactory.getLogger(LakeWriter.class);
 
@@ -49,18 +55,44 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
     private final LakeSinkConfig config;
     private final MailboxExecutor mailbox;
     private final WindowStagings stagings;
+    private boolean endOfInput;
 
     public LakeWriter(LakeSinkConfig config, MailboxExecutor mailbox, int subtask) throws IOException {
-        this(config, mailbox, subtask, FileSystem.get(config.pathOf("").toUri()).createRecoverableWriter());
+        this(config, mailbox, subtask, List.of());
+    }
+
+    /** {@code carried}: the windows of the writer's restored state, staged again first. */
+    public LakeWriter(LakeSinkConfig config, MailboxExecutor mailbox, int subtask, Collection<ClosedWindow> carried)
+            throws IOException {
+        this(config, mailbox, subtask, FileSystem.get(config.pathOf("").toUri()).createRecoverableWriter(), carried);
+    }
+
+    LakeWriter(LakeSinkConfig config, MailboxExecutor mailbox, int subtask, RecoverableWriter staging)
+            throws IOException {
+        this(config, mailbox, subtask, staging, List.of());
     }
 
     /** With a given staging writer: tests wrap the root's own one to order or fail uploads. */
-    LakeWriter(LakeSinkConfig config, MailboxExecutor mailbox, int subtask, RecoverableWriter staging) {
+    LakeWriter(LakeSinkConfig config, MailboxExecutor mailbox, int subtask, RecoverableWriter staging,
+            Collection<ClosedWindow> carried) throws IOException {
         this.config = config;
         this.mailbox = mailbox;
         WindowEncoder encoder = new WindowEncoder(config.writerSettings(), config.prefix(), config.sinkName());
-        this.stagings = new WindowStagings(encoder, new ObjectStager(config, staging), config.stagingBytesInFlight(),
-                WORKER_THREADS, "lake-sink-" + config.sinkName() + "-" + subtask + "-stage");
+        this.stagings = new WindowStagings(window -> window.redo().map(this::redoEncoder).orElse(encoder),
+                new ObjectStager(config, staging), config.stagingBytesInFlight(),
+                config.stagingRetryFor(), S3Outages.of(config), WORKER_THREADS,
+                "lake-sink-" + config.sinkName() + "-" + subtask + "-stage");
+        try {
+            for (ClosedWindow window : carried) {
+                stagings.stage(window);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while staging the restored windows again");
+        }
+        if (!carried.isEmpty()) {
+            LOG.info("staging again {} window(s) carried in the writer's state", carried.size());
+        }
     }
 
     @Override
@@ -71,11 +103,7 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
                     + "' belongs to tenant " + window.window().tenant() + " but this sink writes tenant "
                     + config.tenant() + ": run one sink per tenant.");
         }
-        if (window.redo().isPresent()) {
-            stagings.stage(window.window(), window.checkpoint(), redoEncoder(window.redo().get()));
-        } else {
-            stagings.stage(window.window(), window.checkpoint());
-        }
+        stagings.stage(window);
         LOG.debug("handed window queue={} k={} to the workers", window.queue(), window.k());
     }
 
@@ -92,12 +120,14 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
 
     @Override
     public void flush(boolean endOfInput) throws IOException, InterruptedException {
-        // Called before prepareCommit at every barrier: the stagings are awaited there.
+        // Called before prepareCommit at every barrier: the stagings are awaited there, all of them
+        // at the end of the input, when no later checkpoint would hand a carried window on.
+        this.endOfInput |= endOfInput;
     }
 
     @Override
     public Collection<WindowCommittable> prepareCommit() throws IOException, InterruptedException {
-        List<WindowCommittable> ready = stagings.awaitAll();
+        List<WindowCommittable> ready = stagings.awaitAll(endOfInput);
         long highest = ready.stream().mapToLong(WindowCommittable::k).max().orElse(-1);
         if (highest >= 0 && config.crashHook().isPresent()) {
             // Runs on the task thread after this checkpoint's snapshot, before its completion arrives.
@@ -105,6 +135,12 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
                     "lake sink crash hook after prepareCommit");
         }
         return ready;
+    }
+
+    /** The windows handed over and not yet handed on (their uploads still retrying, or behind such a window). */
+    @Override
+    public List<ClosedWindow> snapshotState(long checkpointId) {
+        return stagings.carried();
     }
 
     @Override

@@ -1,54 +1,83 @@
 package io.queenlake.job.sink.writer;
 
-import io.queenlake.format.manifest.CheckpointDoc;
-import io.queenlake.format.window.EncodedObject;
 import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.window.EncodedObject;
 import io.queenlake.format.window.EncodedWindow;
 import io.queenlake.format.window.WindowEncoder;
-import io.queenlake.format.window.WindowInput;
+import io.queenlake.job.sink.S3Outages;
 import io.queenlake.job.sink.SinkThreads;
 import io.queenlake.job.sink.committable.StagedObject;
 import io.queenlake.job.sink.committable.WindowCommittable;
+import io.queenlake.job.window.ClosedWindow;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Owns the writer's worker threads and every window handed to them since the last
- * {@link #awaitAll}: the task thread hands over closed windows, a worker encodes one (the bytes
- * are a function of the window alone, whichever thread runs it) and stages its objects, so the
- * task thread goes on with the next records while earlier windows compress and upload. The
- * payload bytes of the windows not yet staged stay under a cap ({@link #stage} blocks above it,
- * except for a single window larger than the cap, which goes alone). Windows come back from
- * {@link #awaitAll} in the order they were handed over, each only once all its objects are
- * staged; the first failure fails every later call, so no committable is ever made for an object
- * that is not staged.
+ * Owns the writer's worker threads and every window handed to them and not yet handed on: the
+ * task thread hands over closed windows, a worker encodes one (the bytes are a function of the
+ * window alone, whichever thread runs it) and stages its objects, so the task thread goes on with
+ * the next records while earlier windows compress and upload. The payload bytes of the windows not
+ * yet staged stay under a cap ({@link #stage} blocks above it, except for a single window larger
+ * than the cap, which goes alone).
+ *
+ * <p>A failed upload is retried (200 ms doubling to 10 s) for up to the configured time, each
+ * outage reported once per queue ({@link S3Outages}). {@link #awaitAll} waits for each window's
+ * first attempt only: it returns, in hand-over order, the committables of the windows staged, and
+ * carries a window still retrying, and every later window of its queue, to the next call, so one
+ * queue's failing uploads never hold back another queue's commits, and no window of a queue
+ * overtakes an earlier one. The carried windows are the writer's Flink state ({@link #carried}),
+ * staged again after a restore. A window that could not be staged within the retry time (or could
+ * not be encoded) fails every later call with one message naming the queue, the object and the
+ * error; the task then fails and restarts from the last checkpoint, whose state holds the window.
  */
 final class WindowStagings implements AutoCloseable {
 
-    private final WindowEncoder encoder;
+    private static final Logger LOG = LoggerFactory.getLogger(WindowStagings.class);
+    private static final long FIRST_PAUSE_MS = 200;
+    private static final long LONGEST_PAUSE_MS = 10_000;
+
+    private final Function<ClosedWindow, WindowEncoder> encoders;
     private final ObjectStager stager;
     private final long maxBytesInFlight;
+    private final long retryForNanos;
+    private final S3Outages outages;
     private final ExecutorService workers;
     private final Object bytes = new Object();
-    private final List<CompletableFuture<WindowCommittable>> pending = new ArrayList<>();
+    /** Task thread only: every window handed over and not yet returned, in hand-over order. */
+    private List<Staging> pending = new ArrayList<>();
 
     /** Guarded by {@link #bytes}. */
     private long bytesInFlight;
 
     private volatile Failure failure;
+    private volatile boolean closed;
 
-    /** The first encoding or staging that failed, named for the message. */
+    /** The first encoding or staging that failed for good, named for the message. */
     private record Failure(String what, long k, String queue, Throwable cause) {}
 
-    WindowStagings(WindowEncoder encoder, ObjectStager stager, long maxBytesInFlight, int threads, String threadName) {
-        this.encoder = encoder;
+    /** One window handed over: its first attempt, then its outcome. */
+    private record Staging(ClosedWindow window, CompletableFuture<Void> firstAttempt,
+            CompletableFuture<WindowCommittable> staged) {}
+
+    /** {@code encoders} picks each window's encoder: this job's, or an open intent's for the window that finishes it. */
+    WindowStagings(Function<ClosedWindow, WindowEncoder> encoders, ObjectStager stager, long maxBytesInFlight,
+            Duration retryFor, S3Outages outages, int threads, String threadName) {
+        this.encoders = encoders;
         this.stager = stager;
         this.maxBytesInFlight = maxBytesInFlight;
+        this.retryForNanos = retryFor.toNanos();
+        this.outages = outages;
         this.workers = SinkThreads.pool(threads, threadName);
     }
 
@@ -56,70 +85,147 @@ final class WindowStagings implements AutoCloseable {
      * Hands the window to a worker, which encodes it and stages its objects; blocks while the
      * payload bytes of the windows not yet staged exceed the cap.
      */
-    void stage(WindowInput window, Optional<CheckpointDoc> checkpoint) throws IOException, InterruptedException {
-        stage(window, checkpoint, encoder);
-    }
-
-    /** As {@link #stage(WindowInput, Optional)}, encoding with {@code with} (a redo's own format). */
-    void stage(WindowInput window, Optional<CheckpointDoc> checkpoint, WindowEncoder with)
-            throws IOException, InterruptedException {
+    void stage(ClosedWindow window) throws IOException, InterruptedException {
         throwIfFailed();
         long weight = 0;
-        for (LogRecord r : window.records()) {
+        for (LogRecord r : window.window().records()) {
             weight += r.weight();
         }
         reserve(weight);
-        CompletableFuture<WindowCommittable> staged = new CompletableFuture<>();
+        Staging staging = new Staging(window, new CompletableFuture<>(), new CompletableFuture<>());
         long reserved = weight;
-        workers.execute(() -> encodeAndStage(with, window, checkpoint, reserved, staged));
-        pending.add(staged);
+        workers.execute(() -> encodeAndStage(staging, reserved));
+        pending.add(staging);
     }
 
-    private void encodeAndStage(WindowEncoder encoder, WindowInput window, Optional<CheckpointDoc> checkpoint, long reserved,
-            CompletableFuture<WindowCommittable> staged) {
-        String what = "window";
-        try {
-            if (failure != null) {
-                // The task is failing anyway: start no upload it would only strand.
-                staged.completeExceptionally(new IOException("not staged: an earlier staging failed"));
-                return;
-            }
-            EncodedWindow encoded = encoder.encode(window);
-            List<StagedObject> objects = new ArrayList<>(encoded.objects().size());
-            for (EncodedObject object : encoded.objects()) {
-                what = "object " + object.key();
-                objects.add(stager.stage(object, window.k()));
-            }
-            staged.complete(new WindowCommittable(encoded.manifest(), objects, checkpoint));
-        } catch (Throwable t) {
-            synchronized (bytes) {
-                if (failure == null) {
-                    failure = new Failure(what, window.k(), window.queue(), t);
-                }
-            }
-            staged.completeExceptionally(t);
-        } finally {
-            release(reserved);
+    /** A window's encoded objects and the staging attempts so far; one worker at a time touches it. */
+    private static final class Attempts {
+        final Staging staging;
+        final long reserved;
+        final long giveUpAt;
+        EncodedWindow encoded;
+        final List<StagedObject> objects = new ArrayList<>();
+        long pauseMs = FIRST_PAUSE_MS;
+        int failed;
+
+        Attempts(Staging staging, long reserved, long giveUpAt) {
+            this.staging = staging;
+            this.reserved = reserved;
+            this.giveUpAt = giveUpAt;
         }
+    }
+
+    private void encodeAndStage(Staging staging, long reserved) {
+        Attempts attempts = new Attempts(staging, reserved, System.nanoTime() + retryForNanos);
+        try {
+            attempts.encoded = encoders.apply(staging.window()).encode(staging.window().window());
+        } catch (Throwable t) {
+            fail(attempts, "window", t);
+            return;
+        }
+        attempt(attempts);
     }
 
     /**
-     * Waits for every window handed over since the last call and returns their committables in
-     * the order handed over; throws the first staging failure instead, handing none.
+     * Stages the objects not staged yet; on an I/O failure schedules the next attempt on the
+     * workers after a pause (no worker sleeps, so a failing queue never starves the others).
      */
-    List<WindowCommittable> awaitAll() throws IOException, InterruptedException {
-        List<WindowCommittable> ready = new ArrayList<>(pending.size());
-        for (CompletableFuture<WindowCommittable> window : pending) {
-            try {
-                ready.add(window.get());
-            } catch (ExecutionException e) {
-                throwIfFailed();
-                throw new IOException("could not stage a window", e.getCause());
+    private void attempt(Attempts a) {
+        ClosedWindow window = a.staging.window();
+        String what = "window";
+        try {
+            if (failure != null || closed) {
+                // The task is failing anyway: start no upload it would only strand.
+                a.staging.staged().completeExceptionally(new IOException("not staged: an earlier staging failed"));
+                done(a);
+                return;
+            }
+            List<EncodedObject> all = a.encoded.objects();
+            for (EncodedObject object : all.subList(a.objects.size(), all.size())) {
+                what = "object " + object.key();
+                a.objects.add(stager.stage(object, window.k()));
+            }
+            outages.succeeded(window.queue());
+            a.staging.staged().complete(new WindowCommittable(a.encoded.manifest(), a.objects, window.checkpoint()));
+            done(a);
+        } catch (IOException e) {
+            a.failed++;
+            outages.failed(window.queue(), "staging " + what, e);
+            if (System.nanoTime() + a.pauseMs * 1_000_000L - a.giveUpAt > 0) {
+                fail(a, what + " after " + a.failed + " attempts over " + Duration.ofNanos(retryForNanos).toSeconds()
+                        + " s", e);
+                return;
+            }
+            // Retrying: prepareCommit waits no longer for this window (it is carried in the writer's state).
+            a.staging.firstAttempt().complete(null);
+            String failedWhat = what;
+            long pauseMs = a.pauseMs;
+            a.pauseMs = Math.min(pauseMs * 2, LONGEST_PAUSE_MS);
+            CompletableFuture.runAsync(() -> attempt(a),
+                            CompletableFuture.delayedExecutor(pauseMs, TimeUnit.MILLISECONDS, workers))
+                    .exceptionally(t -> {
+                        fail(a, failedWhat, t);
+                        return null;
+                    });
+        } catch (Throwable t) {
+            fail(a, what, t);
+        }
+    }
+
+    private void fail(Attempts a, String what, Throwable t) {
+        synchronized (bytes) {
+            if (failure == null) {
+                failure = new Failure(what, a.staging.window().k(), a.staging.window().queue(), t);
             }
         }
+        a.staging.staged().completeExceptionally(t);
+        done(a);
+    }
+
+    /** The window's outcome is decided: its first attempt is over and its bytes leave the cap. */
+    private void done(Attempts a) {
+        a.staging.firstAttempt().complete(null);
+        release(a.reserved);
+    }
+
+    /**
+     * Waits for the first attempt of every window handed over, and returns the committables of
+     * those staged, in the order handed over; a window still retrying and the later windows of its
+     * queue stay for the next call; with {@code everything} (at the end of the input, when no later
+     * call comes) waits for every window's outcome. Throws the first failure for good instead,
+     * handing none.
+     */
+    List<WindowCommittable> awaitAll(boolean everything) throws IOException, InterruptedException {
+        List<WindowCommittable> ready = new ArrayList<>(pending.size());
+        List<Staging> carried = new ArrayList<>();
+        Set<String> held = new HashSet<>();
+        for (Staging staging : pending) {
+            String queue = staging.window().queue();
+            if (!held.contains(queue)) {
+                try {
+                    (everything ? staging.staged() : staging.firstAttempt()).get();
+                    if (staging.staged().isDone()) {
+                        ready.add(staging.staged().get());
+                        continue;
+                    }
+                } catch (ExecutionException e) {
+                    throwIfFailed();
+                    throw new IOException("could not stage a window", e.getCause());
+                }
+                held.add(queue);
+                LOG.debug("window queue={} k={} is still being staged: carried to the next checkpoint", queue,
+                        staging.window().k());
+            }
+            carried.add(staging);
+        }
         throwIfFailed();
-        pending.clear();
+        pending = carried;
         return ready;
+    }
+
+    /** The windows handed over and not yet returned by {@link #awaitAll}, in hand-over order: the writer's state. */
+    List<ClosedWindow> carried() {
+        return pending.stream().map(Staging::window).toList();
     }
 
     private void reserve(long size) throws IOException, InterruptedException {
@@ -151,6 +257,7 @@ final class WindowStagings implements AutoCloseable {
     /** Stops the worker threads; an upload still running is abandoned (a stranded staging, see README-sink.md). */
     @Override
     public void close() {
+        closed = true;
         workers.shutdownNow();
     }
 }

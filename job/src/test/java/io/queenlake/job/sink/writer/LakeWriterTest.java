@@ -10,6 +10,8 @@ import io.queenlake.job.sink.LakeSinkConfig;
 import io.queenlake.job.sink.committable.StagedObject;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.job.testutils.TestWindows;
+import io.queenlake.job.window.ClosedWindow;
+import java.time.Duration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -39,8 +41,20 @@ class LakeWriterTest {
     Path dir;
 
     private LakeSinkConfig config(long stagingBytesInFlight) {
+        return config(stagingBytesInFlight, Duration.ZERO);
+    }
+
+    private LakeSinkConfig config(long stagingBytesInFlight, Duration retryFor) {
         return LakeSink.builder().root(dir.toUri().toString() + "lake").brokerUrl("http://127.0.0.1:9")
-                .stagingBytesInFlight(stagingBytesInFlight).build().config();
+                .stagingBytesInFlight(stagingBytesInFlight).stagingRetryFor(retryFor).build().config();
+    }
+
+    /** A file where the queue needs its directory: the real staging of its objects fails until it is deleted. */
+    private Path blockQueue(TestWindows world, String queue) throws IOException {
+        Path queueDir = dir.resolve("lake/queen/tenant=" + world.tenant() + "/queue=" + queue);
+        Files.createDirectories(queueDir.getParent());
+        Files.writeString(queueDir, "not a directory");
+        return queueDir;
     }
 
     private RecoverableWriter realStaging(LakeSinkConfig config) throws IOException {
@@ -88,13 +102,11 @@ class LakeWriterTest {
     }
 
     @Test
-    void aWindowWhoseStagingFailsFailsTheTaskWithTheObjectNamedAndYieldsNoCommittable() throws Exception {
+    void aWindowWhoseStagingFailsBeyondItsRetriesFailsTheTaskWithTheObjectNamedAndYieldsNoCommittable()
+            throws Exception {
         TestWindows world = new TestWindows(List.of("orders", "blocked"), 2, 5);
         LakeSinkConfig config = config(io.queenlake.job.sink.LakeSinkBuilder.DEFAULT_STAGING_BYTES_IN_FLIGHT);
-        // A file where queue 'blocked' needs its directory: the real staging of its objects fails.
-        Path queueDir = dir.resolve("lake/queen/tenant=" + world.tenant() + "/queue=blocked");
-        Files.createDirectories(queueDir.getParent());
-        Files.writeString(queueDir, "not a directory");
+        blockQueue(world, "blocked");
 
         try (Closing writer = new Closing(new LakeWriter(config, new InlineMailbox(), 0, realStaging(config)))) {
             writer.get().write(world.window("orders", 0), null);
@@ -109,6 +121,51 @@ class LakeWriterTest {
                     .isInstanceOf(IOException.class).hasMessageContaining("queue 'blocked'");
             assertThatThrownBy(() -> writer.get().prepareCommit()).isInstanceOf(IOException.class);
         }
+    }
+
+    @Test
+    void aWindowWhoseStagingIsRetriedIsCarriedInTheWritersStateWhileTheOtherQueuesWindowsGoOn() throws Exception {
+        TestWindows world = new TestWindows(List.of("orders", "blocked"), 2, 5);
+        LakeSinkConfig config = config(io.queenlake.job.sink.LakeSinkBuilder.DEFAULT_STAGING_BYTES_IN_FLIGHT,
+                Duration.ofMinutes(1));
+        Path queueDir = blockQueue(world, "blocked");
+
+        try (Closing writer = new Closing(new LakeWriter(config, new InlineMailbox(), 0, realStaging(config)))) {
+            writer.get().write(world.window("blocked", 0), null);
+            writer.get().write(world.window("orders", 0), null);
+            writer.get().write(world.window("blocked", 1), null);
+            writer.get().write(world.window("orders", 1), null);
+
+            assertThat(writer.get().prepareCommit()).extracting(WindowCommittable::queue, WindowCommittable::k)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("orders", 1L),
+                            org.assertj.core.groups.Tuple.tuple("orders", 2L));
+            List<ClosedWindow> carried = writer.get().snapshotState(1);
+            assertThat(carried).extracting(ClosedWindow::queue, ClosedWindow::k).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("blocked", 1L), org.assertj.core.groups.Tuple.tuple("blocked", 2L));
+            CarriedWindowsSerializer state = new CarriedWindowsSerializer();
+            assertThat(state.deserialize(state.getVersion(), state.serialize(carried.get(0)))).isEqualTo(carried.get(0));
+
+            Files.delete(queueDir); // the bucket takes the queue's uploads again
+            writer.get().flush(true); // the end of the input: every window's outcome is awaited
+            assertThat(writer.get().prepareCommit()).extracting(WindowCommittable::queue, WindowCommittable::k)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("blocked", 1L),
+                            org.assertj.core.groups.Tuple.tuple("blocked", 2L));
+            assertThat(writer.get().snapshotState(2)).isEmpty();
+        }
+    }
+
+    @Test
+    void aCarriedWindowRestoredOnAWriterThatNoLongerOwnsItsQueueIsRefusedForGood() {
+        TestWindows world = new TestWindows(List.of("orders"), 1, 2);
+        ClosedWindow carried = world.window("orders", 0);
+        int owner = org.apache.flink.runtime.state.KeyGroupRangeAssignment.assignKeyToParallelOperator("orders", 128, 2);
+        CarriedWindowsSerializer.refuseForeign(List.of(carried),
+                new org.apache.flink.api.common.TaskInfoImpl("lake-sink", 128, owner, 2, 0));
+        assertThatThrownBy(() -> CarriedWindowsSerializer.refuseForeign(List.of(carried),
+                        new org.apache.flink.api.common.TaskInfoImpl("lake-sink", 128, 1 - owner, 2, 0)))
+                .isInstanceOf(org.apache.flink.runtime.execution.SuppressRestartsException.class)
+                .hasStackTraceContaining("carries window 1 of queue 'orders'")
+                .hasStackTraceContaining("which writer " + owner + " owns at parallelism 2");
     }
 
     @Test
