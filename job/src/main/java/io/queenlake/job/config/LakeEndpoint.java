@@ -51,6 +51,11 @@ public record LakeEndpoint(Optional<URI> uri) {
         return uri.map(u -> u.getScheme().equals("file")).orElse(false);
     }
 
+    /** Whether the lake is reached over plain {@code http://}, where no KMS header may be sent. */
+    boolean isPlainHttp() {
+        return uri.map(u -> u.getScheme().equals("http")).orElse(false);
+    }
+
     /** The file system root of {@code bucket}: {@code s3://bucket} or {@code file:///dir/bucket}. */
     String root(String bucket) {
         return isLocalFolder() ? uri.get() + "/" + bucket : "s3://" + bucket;

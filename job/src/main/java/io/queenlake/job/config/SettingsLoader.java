@@ -165,6 +165,12 @@ public final class SettingsLoader {
                         + origin(Setting.SSE_KMS_KEY_ID).describe(Setting.SSE_KMS_KEY_ID) + " needs QUEEN_S3_SSE=aws:kms"
                         + " (it is " + (sse == null ? "unset" : sse) + "): set QUEEN_S3_SSE=aws:kms or remove the key id.");
             }
+            if ("aws:kms".equals(sse) && endpoint.isPlainHttp()) {
+                throw new SettingsException(Setting.SSE.envName() + "='" + sse + "' " + origin(Setting.SSE)
+                        .describe(Setting.SSE) + " needs HTTPS, and QUEEN_S3_ENDPOINT is " + endpoint.text()
+                        + " (the S3 file system's AWS SDK sends no KMS header over plain HTTP): use an https://"
+                        + " endpoint or QUEEN_S3_SSE=AES256.");
+            }
             if (sse != null && endpoint.isLocalFolder()) {
                 throw new SettingsException(Setting.SSE.envName() + "='" + sse + "' " + origin(Setting.SSE)
                         .describe(Setting.SSE) + " cannot apply to the local folder " + endpoint.text()

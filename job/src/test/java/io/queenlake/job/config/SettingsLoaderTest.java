@@ -262,6 +262,10 @@ class SettingsLoaderTest {
                         "the job arguments give QUEEN_S3_SINK twice"),
                 refusal("an unknown queen key", REQUIRED, Map.of("queen.s3.queus", "orders"), args(),
                         "the Flink configuration key queen.s3.queus is not a queen-lake setting"),
+                refusal("kms over plain http", REQUIRED, Map.of(),
+                        args("--endpoint", "http://127.0.0.1:9000", "--sse", "aws:kms"),
+                        "QUEEN_S3_SSE='aws:kms' (job argument --sse) needs HTTPS, and QUEEN_S3_ENDPOINT is"
+                                + " http://127.0.0.1:9000"),
                 refusal("a KMS key id without kms", with("QUEEN_S3_SSE_KMS_KEY_ID", "k"), Map.of(), args(),
                         "QUEEN_S3_SSE_KMS_KEY_ID='k' (environment) needs QUEEN_S3_SSE=aws:kms (it is unset)"),
                 refusal("a JSONL compression with parquet", with("QUEEN_S3_FORMAT", "parquet"), Map.of(),
@@ -441,9 +445,9 @@ class SettingsLoaderTest {
         Map<String, String> env = new HashMap<>(REQUIRED);
         env.put("QUEEN_S3_ACCESS_KEY", "AK");
         env.put("QUEEN_S3_SECRET_KEY", "SK");
-        LakeSettings keyed = load(env, Map.of(), "--endpoint", "http://127.0.0.1:9000", "--path-style", "true",
+        LakeSettings keyed = load(env, Map.of(), "--endpoint", "https://127.0.0.1:9000", "--path-style", "true",
                 "--region", "us-east-1", "--sse", "aws:kms", "--sse-kms-key-id", "arn:k");
-        assertThat(keyed.fileSystemOptions()).containsEntry("s3.endpoint", "http://127.0.0.1:9000")
+        assertThat(keyed.fileSystemOptions()).containsEntry("s3.endpoint", "https://127.0.0.1:9000")
                 .containsEntry("s3.path.style.access", "true").containsEntry("s3.endpoint.region", "us-east-1")
                 .containsEntry("s3.access-key", "AK").containsEntry("s3.secret-key", "SK")
                 .containsEntry("s3.encryption.algorithm", "SSE-KMS").containsEntry("s3.encryption.key", "arn:k")
