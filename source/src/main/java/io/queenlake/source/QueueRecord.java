@@ -10,7 +10,7 @@ import java.util.Objects;
  * it (retention, or a replaced incarnation). Lost ranges travel with the first record after the
  * gap, so they land in the manifest of the window that holds that record.
  */
-public record QueueRecord(String queue, LogRecord record, List<LostRange> lostBefore) {
+public record QueueRecord(String queue, LogRecord record, List<LostRange> lostBefore) implements QueueEvent {
 
     public QueueRecord {
         Objects.requireNonNull(queue, "queue");

@@ -1,0 +1,71 @@
+package io.queenlake.source;
+
+import io.queenlake.source.split.QueueCut;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the windows chained to this source tell its reader, the one thing that flows against the
+ * stream: at a checkpoint, per queue, the cut the split must carry (docs/ARCHITECTURE.md "The
+ * broker's log is the buffer"), and whether the open windows are over their memory budget.
+ *
+ * <p>The windows run in the reader's task, on its thread, so they register themselves for that
+ * thread ({@link #register}); the reader looks them up when it snapshots. Every operator call of
+ * a task (open, processElement, snapshotState, close) runs on the task's one thread, and a
+ * failover starts a new task on a new thread, so the registration can never reach another task
+ * or another attempt. A reader with no windows behind it (the source alone) checkpoints its own
+ * read positions.
+ */
+public interface OpenWindows {
+
+    /**
+     * The queue's cut now, empty when the windows never started the queue.
+     *
+     * @return the numbering to carry ({@link QueueCut}) and, per partition incarnation with
+     *     records in an open window (by {@code PartitionSplit.splitId}), the offset of its oldest
+     *     open record, where a restore reads it from again
+     */
+    Optional<Snapshot> snapshot(String queue);
+
+    /** Whether the open windows of this task manager hold more bytes than their budget. */
+    boolean overBudget();
+
+    /**
+     * One queue's cut.
+     *
+     * @param cut what the split carries: {@code k}, {@code tEnd}s, closed positions, and the lost
+     *     ranges riding on the oldest open records (a restore reads from those records, so it would
+     *     not find those gaps again)
+     * @param firstOpenOffsets per partition incarnation, the offset of its oldest open record
+     */
+    record Snapshot(QueueCut cut, Map<String, Long> firstOpenOffsets) {
+        public Snapshot {
+            java.util.Objects.requireNonNull(cut, "cut");
+            firstOpenOffsets = Map.copyOf(firstOpenOffsets);
+        }
+    }
+
+    /** Makes {@code windows} the open windows of the calling task's thread. */
+    static void register(OpenWindows windows) {
+        Registry.OF_TASK.set(windows);
+    }
+
+    /** Forgets {@code windows} if it is the calling thread's. */
+    static void unregister(OpenWindows windows) {
+        if (Registry.OF_TASK.get() == windows) {
+            Registry.OF_TASK.remove();
+        }
+    }
+
+    /** The open windows chained behind the calling task's reader, if any. */
+    static Optional<OpenWindows> ofThisTask() {
+        return Optional.ofNullable(Registry.OF_TASK.get());
+    }
+
+    /** The per-task-thread registration. */
+    final class Registry {
+        private static final ThreadLocal<OpenWindows> OF_TASK = new ThreadLocal<>();
+
+        private Registry() {}
+    }
+}
