@@ -4,8 +4,8 @@ import io.queenlake.source.enumerator.QueenEnumState;
 import io.queenlake.source.enumerator.QueenEnumStateSerializer;
 import io.queenlake.source.enumerator.QueenSplitEnumerator;
 import io.queenlake.source.reader.QueenSourceReader;
-import io.queenlake.source.split.PartitionSplit;
-import io.queenlake.source.split.PartitionSplitSerializer;
+import io.queenlake.source.split.QueueSplit;
+import io.queenlake.source.split.QueueSplitSerializer;
 import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -17,15 +17,17 @@ import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
- * A FLIP-27 source that mirrors Queen MQ queue partitions by offset, with watermarks on the
- * broker's clock (docs/ARCHITECTURE.md "Time"). This class only assembles the parts: the enumerator
+ * A FLIP-27 source that mirrors Queen MQ queues by offset, one split per queue, emitting each
+ * queue's records and its own broker-clock frontier ({@link QueueEvent}, docs/ARCHITECTURE.md
+ * "Time"). This class only assembles the parts: the enumerator
  * (discovery, safeTime, leases, presence, start positions), the reader (fetch, frontier, lost
  * ranges) and the serializers.
  *
  * <p>Use it with {@link #watermarkStrategy()}: the reader emits the broker-time watermarks itself,
- * so the strategy only keeps the record timestamps and aligns readers to about one window.
+ * so the strategy only keeps the record timestamps. There is no watermark alignment: it would
+ * pace every queue by the slowest one, and each queue is paced by its own frontier instead.
  */
-public final class QueenSource implements Source<QueueRecord, PartitionSplit, QueenEnumState> {
+public final class QueenSource implements Source<QueueEvent, QueueSplit, QueenEnumState> {
 
     private static final long serialVersionUID = 1L;
 
@@ -49,25 +51,25 @@ public final class QueenSource implements Source<QueueRecord, PartitionSplit, Qu
     }
 
     @Override
-    public SourceReader<QueueRecord, PartitionSplit> createReader(SourceReaderContext context) {
+    public SourceReader<QueueEvent, QueueSplit> createReader(SourceReaderContext context) {
         return QueenSourceReader.create(config, context);
     }
 
     @Override
-    public SplitEnumerator<PartitionSplit, QueenEnumState> createEnumerator(
-            SplitEnumeratorContext<PartitionSplit> context) {
+    public SplitEnumerator<QueueSplit, QueenEnumState> createEnumerator(
+            SplitEnumeratorContext<QueueSplit> context) {
         return new QueenSplitEnumerator(config, context, QueenEnumState.empty());
     }
 
     @Override
-    public SplitEnumerator<PartitionSplit, QueenEnumState> restoreEnumerator(
-            SplitEnumeratorContext<PartitionSplit> context, QueenEnumState state) {
+    public SplitEnumerator<QueueSplit, QueenEnumState> restoreEnumerator(
+            SplitEnumeratorContext<QueueSplit> context, QueenEnumState state) {
         return new QueenSplitEnumerator(config, context, state);
     }
 
     @Override
-    public SimpleVersionedSerializer<PartitionSplit> getSplitSerializer() {
-        return new PartitionSplitSerializer();
+    public SimpleVersionedSerializer<QueueSplit> getSplitSerializer() {
+        return new QueueSplitSerializer();
     }
 
     @Override
@@ -77,21 +79,9 @@ public final class QueenSource implements Source<QueueRecord, PartitionSplit, Qu
 
     /**
      * The strategy to pass to {@code env.fromSource}: record timestamps as emitted (the stamp's
-     * millisecond), no generated watermarks (the reader emits broker-time ones), and readers kept
-     * within about one window of each other so a backfill cannot flood the windows downstream.
+     * millisecond) and no generated watermarks (the reader emits broker-time ones).
      */
-    public WatermarkStrategy<QueueRecord> watermarkStrategy() {
-        return WatermarkStrategy.<QueueRecord>forGenerator(ctx -> new ReaderEmittedWatermarks())
-                .withWatermarkAlignment(
-                        "queen-lake", Duration.ofMillis(config.maxWindowMs()), alignmentUpdateInterval(config.maxWindowMs()));
-    }
-
-    /**
-     * How often readers learn each other's watermark. Between two updates a backfilling reader runs
-     * ahead unchecked by the others, and it reads broker time far faster than wall time: a tenth of
-     * the window, between 50 ms and Flink's default of 1 s, keeps that run-ahead near one window.
-     */
-    static Duration alignmentUpdateInterval(long maxWindowMs) {
-        return Duration.ofMillis(Math.max(50, Math.min(1_000, maxWindowMs / 10)));
+    public WatermarkStrategy<QueueEvent> watermarkStrategy() {
+        return WatermarkStrategy.forGenerator(ctx -> new ReaderEmittedWatermarks());
     }
 }

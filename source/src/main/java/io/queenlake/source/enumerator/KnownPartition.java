@@ -4,7 +4,7 @@ import io.queenlake.broker.client.PartitionInfo;
 
 /**
  * What the enumerator knows about one partition's current incarnation: its id, the last offset and
- * log start discovery reported (each only moves up), and whether its split is with a reader.
+ * log start discovery reported (each only moves up), and the incarnation it replaced, if any.
  * Mutable; owned by the coordinator thread.
  */
 final class KnownPartition {
@@ -12,10 +12,10 @@ final class KnownPartition {
     final String id;
     long lastOffset;
     long logStart;
-    /** The current incarnation's split is with a reader (not waiting in the pending list). */
-    boolean assigned;
-    /** Assigned before a restore with another parallelism: which reader holds it is not known. */
-    boolean ownerUnknown;
+    /** The incarnation this one replaced under the same name, {@code ""} for none. */
+    String replacedId = "";
+    /** The last offset discovery saw in the replaced incarnation. */
+    long replacedLastOffset = -1;
 
     KnownPartition(String id, long lastOffset, long logStart) {
         this.id = id;

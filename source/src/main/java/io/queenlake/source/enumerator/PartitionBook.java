@@ -3,7 +3,7 @@ package io.queenlake.source.enumerator;
 import io.queenlake.broker.client.PartitionInfo;
 import io.queenlake.source.enumerator.start.StartDecision;
 import io.queenlake.source.enumerator.start.StartPlan;
-import io.queenlake.source.event.PartitionReplaced;
+import io.queenlake.source.event.PassCompleted.PassPartition;
 import io.queenlake.source.split.PartitionSplit;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,27 +12,33 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.ToIntBiFunction;
 
 /**
- * Every partition the enumerator knows, per decided queue: the queue's start decision and each
- * partition's current incarnation. Merging a pass's rows yields the new splits (a new name or a
- * new incarnation) and the replaced incarnations; rows of known incarnations only move offsets up,
- * so memory is one entry per partition whatever the number of passes. Pure; coordinator thread.
+ * Every partition the enumerator knows, per decided queue: the queue's start decision, each
+ * partition's current incarnation (and the one it replaced), and whether the queue's split is with
+ * a reader. Merging a pass's rows yields the queue's first partitions (on its first pass) and the
+ * replaced incarnations; rows of known incarnations only move offsets up, so memory is one entry
+ * per partition whatever the number of passes. Pure; coordinator thread.
  */
 final class PartitionBook {
 
-    /** A pass's effect on one queue. */
-    record Merge(List<PartitionSplit> newSplits, List<Replacement> replacements) {}
+    /** A pass's effect on one queue: the splits of its first pass, and the incarnations replaced. */
+    record Merge(List<PartitionSplit> firstSplits, List<Replacement> replacements) {}
 
-    /** An incarnation replaced by a newer one; {@code ownerUnknown} when the old split's reader is not known. */
-    record Replacement(PartitionReplaced event, boolean ownerUnknown) {}
+    /** An incarnation replaced by a newer one. */
+    record Replacement(String partition, String oldId, long oldLastOffset, String newId) {}
 
     private final Map<String, QueueBook> queues = new LinkedHashMap<>();
 
     static final class QueueBook {
         final StartDecision decision;
         final Map<String, KnownPartition> partitions = new HashMap<>();
+        /** The queue's split is with a reader (not pending, not yet made). */
+        boolean assigned;
+        /** Assigned before a restore with another parallelism: which reader holds it is not known. */
+        boolean ownerUnknown;
+        /** The reader it was last given to, -1 when none or not known. */
+        int owner = -1;
 
         QueueBook(StartDecision decision) {
             this.decision = decision;
@@ -55,7 +61,8 @@ final class PartitionBook {
 
     /**
      * Merges one queue's rows. {@code firstPass} carries the plan of the queue's first complete pass
-     * (checkpoint positions); empty for every later pass.
+     * (checkpoint positions); empty for every later pass, whose new partitions reach the queue's
+     * reader with the passes ({@link #passByReader}).
      */
     Merge merge(String queue, List<PartitionInfo> rows, Optional<StartPlan> firstPass) {
         QueueBook book = queues.get(queue);
@@ -67,30 +74,30 @@ final class PartitionBook {
         for (PartitionInfo row : rows) {
             KnownPartition known = book.partitions.get(row.name());
             if (known == null) {
-                splits.add(firstPass.isPresent()
-                        ? book.decision.firstPassSplit(queue, row, firstPass.get().position(row.name()))
-                        : book.decision.laterSplit(queue, row));
+                if (firstPass.isPresent()) {
+                    splits.add(book.decision.firstPassSplit(queue, row, firstPass.get().position(row.name())));
+                }
                 book.partitions.put(row.name(), KnownPartition.of(row));
             } else if (known.id.equals(row.id())) {
                 known.update(row);
             } else {
-                replaced.add(new Replacement(
-                        new PartitionReplaced(queue, row.name(), known.id, known.lastOffset, row.id()), known.ownerUnknown));
-                splits.add(book.decision.laterSplit(queue, row));
-                book.partitions.put(row.name(), KnownPartition.of(row));
+                replaced.add(new Replacement(row.name(), known.id, known.lastOffset, row.id()));
+                KnownPartition next = KnownPartition.of(row);
+                next.replacedId = known.id;
+                next.replacedLastOffset = known.lastOffset;
+                book.partitions.put(row.name(), next);
             }
         }
         return new Merge(splits, replaced);
     }
 
+    Optional<QueueBook> queue(String queue) {
+        return Optional.ofNullable(queues.get(queue));
+    }
+
     Optional<KnownPartition> partition(String queue, String name) {
         QueueBook book = queues.get(queue);
         return book == null ? Optional.empty() : Optional.ofNullable(book.partitions.get(name));
-    }
-
-    /** The partition entry of exactly this split's incarnation, if it is still the current one. */
-    Optional<KnownPartition> current(PartitionSplit split) {
-        return partition(split.queue(), split.partition()).filter(k -> k.id.equals(split.partitionId()));
     }
 
     int partitionCount() {
@@ -106,55 +113,76 @@ final class PartitionBook {
         return book == null ? 0 : book.partitions.size();
     }
 
+    /** How many queue splits each reader was given (known owners only), for spreading new ones. */
+    Map<Integer, Integer> queuesByOwner() {
+        Map<Integer, Integer> counts = new HashMap<>();
+        for (QueueBook book : queues.values()) {
+            if (book.owner >= 0) {
+                counts.merge(book.owner, 1, Integer::sum);
+            }
+        }
+        return counts;
+    }
+
     /** Every queue and partition as the enumerator's checkpoint keeps them. */
     List<QueenEnumState.QueueEntry> snapshot() {
         List<QueenEnumState.QueueEntry> entries = new ArrayList<>(queues.size());
         queues.forEach((queue, book) -> {
             List<QueenEnumState.PartitionEntry> partitions = new ArrayList<>(book.partitions.size());
             book.partitions.forEach((name, k) -> partitions.add(new QueenEnumState.PartitionEntry(
-                    name, k.id, k.lastOffset, k.logStart, k.assigned, k.ownerUnknown)));
-            entries.add(new QueenEnumState.QueueEntry(queue, book.decision, partitions));
+                    name, k.id, k.lastOffset, k.logStart, k.replacedId, k.replacedLastOffset)));
+            entries.add(new QueenEnumState.QueueEntry(queue, book.decision, partitions, book.assigned,
+                    book.assigned && book.ownerUnknown));
         });
         return entries;
     }
 
     /**
      * Takes back a checkpoint's queues; with {@code rescaled} no assigned split's reader is known
-     * any more (Flink spreads restored splits over the new readers).
+     * any more (Flink spreads restored splits over the new readers). Without, the owner is not
+     * known either (the checkpoint does not record it), so every reader hears the queue's passes
+     * until the queue is assigned again.
      */
     void restore(List<QueenEnumState.QueueEntry> entries, boolean rescaled) {
         for (QueenEnumState.QueueEntry queue : entries) {
             QueueBook book = decide(queue.queue(), queue.start());
+            book.assigned = queue.assigned();
+            book.ownerUnknown = queue.assigned();
             for (QueenEnumState.PartitionEntry p : queue.partitions()) {
                 KnownPartition known = new KnownPartition(p.id(), p.lastOffset(), p.logStart());
-                known.assigned = p.assigned();
-                known.ownerUnknown = p.assigned() && (p.ownerUnknown() || rescaled);
+                known.replacedId = p.replacedId();
+                known.replacedLastOffset = p.replacedLastOffset();
                 book.partitions.put(p.name(), known);
             }
         }
     }
 
     /**
-     * Per reader, the last offset of every assigned split it may hold, by split id: a split whose
-     * reader is not known goes to every reader.
+     * Per reader, every current partition of each assigned queue it may hold: a queue whose reader
+     * is not known goes to every reader (each reads only the queues it holds).
      */
-    Map<Integer, Map<String, Long>> lastOffsetsByReader(Set<Integer> readers, ToIntBiFunction<String, String> ownerOf) {
-        Map<Integer, Map<String, Long>> offsets = new HashMap<>();
-        readers.forEach(reader -> offsets.put(reader, new HashMap<>()));
-        queues.forEach((queue, book) -> book.partitions.forEach((name, known) -> {
-            if (!known.assigned) {
+    Map<Integer, Map<String, List<PassPartition>>> passByReader(Set<Integer> readers) {
+        Map<Integer, Map<String, List<PassPartition>>> byReader = new HashMap<>();
+        readers.forEach(reader -> byReader.put(reader, new HashMap<>()));
+        queues.forEach((queue, book) -> {
+            if (!book.assigned) {
                 return;
             }
-            String splitId = PartitionSplit.splitId(queue, name, known.id);
-            if (known.ownerUnknown) {
-                offsets.values().forEach(m -> m.put(splitId, known.lastOffset));
+            List<PassPartition> partitions = new ArrayList<>(book.partitions.size());
+            book.partitions.forEach((name, known) -> {
+                PartitionSplit later = book.decision.laterSplit(queue, name, known.id, known.logStart);
+                partitions.add(new PassPartition(name, known.id, known.lastOffset, later.nextOffset(),
+                        later.skipBelowMicros(), known.replacedId, known.replacedLastOffset));
+            });
+            if (book.ownerUnknown || book.owner < 0) {
+                byReader.values().forEach(m -> m.put(queue, partitions));
             } else {
-                Map<String, Long> m = offsets.get(ownerOf.applyAsInt(queue, name));
+                Map<String, List<PassPartition>> m = byReader.get(book.owner);
                 if (m != null) {
-                    m.put(splitId, known.lastOffset);
+                    m.put(queue, partitions);
                 }
             }
-        }));
-        return offsets;
+        });
+        return byReader;
     }
 }

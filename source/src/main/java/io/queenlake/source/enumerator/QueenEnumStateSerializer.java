@@ -1,7 +1,8 @@
 package io.queenlake.source.enumerator;
 
 import io.queenlake.source.enumerator.start.StartDecision;
-import io.queenlake.source.split.PartitionSplit;
+import io.queenlake.source.split.QueueSplit;
+import io.queenlake.source.split.QueueSplitSerializer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -17,14 +18,18 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * the version; old writers kept for tests); bytes of each version live under
  * {@code src/test/resources/queen-enum-state-serializer/v<N>} and are read back by a test.
  *
- * <p>Version 1: passes, lastSafeTime, parallelism; queues (name, start kind and micros, partitions
- * (name, id, lastOffset, logStart, flags)); pending splits (queue, partition, id, nextOffset,
- * skipBelow). Strings are length-prefixed UTF-8, so no name length limit applies.
+ * <p>Version 1 was the first topology's (one split per partition); its checkpoints are refused
+ * with the way out (see {@link QueueSplitSerializer}). Version 2: passes, lastSafeTime,
+ * parallelism; queues (name, start kind and micros, flags (assigned, owner unknown), partitions
+ * (name, id, lastOffset, logStart, replaced id, replaced lastOffset)); pending queue splits in
+ * {@link QueueSplitSerializer}'s form. Strings are length-prefixed UTF-8, so no name length limit
+ * applies.
  */
 public final class QueenEnumStateSerializer implements SimpleVersionedSerializer<QueenEnumState> {
 
     static final int VERSION_1 = 1;
-    public static final int CURRENT_VERSION = VERSION_1;
+    static final int VERSION_2 = 2;
+    public static final int CURRENT_VERSION = VERSION_2;
 
     private static final int ASSIGNED = 1;
     private static final int OWNER_UNKNOWN = 2;
@@ -36,22 +41,6 @@ public final class QueenEnumStateSerializer implements SimpleVersionedSerializer
 
     @Override
     public byte[] serialize(QueenEnumState state) throws IOException {
-        return serializeV1(state);
-    }
-
-    @Override
-    public QueenEnumState deserialize(int version, byte[] serialized) throws IOException {
-        switch (version) {
-            case VERSION_1:
-                return deserializeV1(serialized);
-            default:
-                throw new IOException("cannot read a QueenSource enumerator state of serializer version " + version
-                        + " (this build reads version " + VERSION_1 + " to " + CURRENT_VERSION
-                        + "): restore with the queen-lake release that wrote the checkpoint, or start without state from the commit pointer");
-        }
-    }
-
-    static byte[] serializeV1(QueenEnumState state) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeLong(state.passes());
@@ -62,28 +51,42 @@ public final class QueenEnumStateSerializer implements SimpleVersionedSerializer
                 writeString(out, queue.queue());
                 out.writeByte(queue.start().kind().ordinal());
                 out.writeLong(queue.start().micros());
+                out.writeByte((queue.assigned() ? ASSIGNED : 0) | (queue.ownerUnknown() ? OWNER_UNKNOWN : 0));
                 out.writeInt(queue.partitions().size());
                 for (QueenEnumState.PartitionEntry p : queue.partitions()) {
                     writeString(out, p.name());
                     writeString(out, p.id());
                     out.writeLong(p.lastOffset());
                     out.writeLong(p.logStart());
-                    out.writeByte((p.assigned() ? ASSIGNED : 0) | (p.ownerUnknown() ? OWNER_UNKNOWN : 0));
+                    writeString(out, p.replacedId());
+                    out.writeLong(p.replacedLastOffset());
                 }
             }
             out.writeInt(state.pendingSplits().size());
-            for (PartitionSplit split : state.pendingSplits()) {
-                writeString(out, split.queue());
-                writeString(out, split.partition());
-                writeString(out, split.partitionId());
-                out.writeLong(split.nextOffset());
-                out.writeLong(split.skipBelowMicros());
+            for (QueueSplit split : state.pendingSplits()) {
+                QueueSplitSerializer.write(split, out);
             }
         }
         return bytes.toByteArray();
     }
 
-    private static QueenEnumState deserializeV1(byte[] serialized) throws IOException {
+    @Override
+    public QueenEnumState deserialize(int version, byte[] serialized) throws IOException {
+        switch (version) {
+            case VERSION_1:
+                throw new IOException("this checkpoint was written by queen-lake's first topology (one split per"
+                        + " partition, open windows in Flink state), which this release cannot continue: start the job"
+                        + " without state (no savepoint); each queue resumes exactly from its commit pointer");
+            case VERSION_2:
+                return deserializeV2(serialized);
+            default:
+                throw new IOException("cannot read a QueenSource enumerator state of serializer version " + version
+                        + " (this build reads version " + VERSION_2 + " to " + CURRENT_VERSION
+                        + "): restore with the queen-lake release that wrote the checkpoint, or start without state from the commit pointer");
+        }
+    }
+
+    private static QueenEnumState deserializeV2(byte[] serialized) throws IOException {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized))) {
             long passes = in.readLong();
             long lastSafeTime = in.readLong();
@@ -95,26 +98,23 @@ public final class QueenEnumStateSerializer implements SimpleVersionedSerializer
                 int kind = in.readUnsignedByte();
                 if (kind >= StartDecision.Kind.values().length) {
                     throw new IOException("the enumerator state names start kind " + kind + " for queue '" + queue
-                            + "', which version 1 does not define: the checkpoint is corrupt");
+                            + "', which version 2 does not define: the checkpoint is corrupt");
                 }
                 StartDecision start = new StartDecision(StartDecision.Kind.values()[kind], in.readLong());
+                int flags = in.readUnsignedByte();
                 int partitionCount = count(in);
                 List<QueenEnumState.PartitionEntry> partitions = new ArrayList<>(partitionCount);
                 for (int p = 0; p < partitionCount; p++) {
-                    String name = readString(in);
-                    String id = readString(in);
-                    long lastOffset = in.readLong();
-                    long logStart = in.readLong();
-                    int flags = in.readUnsignedByte();
-                    partitions.add(new QueenEnumState.PartitionEntry(
-                            name, id, lastOffset, logStart, (flags & ASSIGNED) != 0, (flags & OWNER_UNKNOWN) != 0));
+                    partitions.add(new QueenEnumState.PartitionEntry(readString(in), readString(in), in.readLong(),
+                            in.readLong(), readString(in), in.readLong()));
                 }
-                queues.add(new QueenEnumState.QueueEntry(queue, start, partitions));
+                queues.add(new QueenEnumState.QueueEntry(
+                        queue, start, partitions, (flags & ASSIGNED) != 0, (flags & OWNER_UNKNOWN) != 0));
             }
             int pendingCount = count(in);
-            List<PartitionSplit> pending = new ArrayList<>(pendingCount);
+            List<QueueSplit> pending = new ArrayList<>(pendingCount);
             for (int i = 0; i < pendingCount; i++) {
-                pending.add(new PartitionSplit(readString(in), readString(in), readString(in), in.readLong(), in.readLong()));
+                pending.add(QueueSplitSerializer.read(in));
             }
             if (in.available() > 0) {
                 throw new IOException("the enumerator state has " + in.available()

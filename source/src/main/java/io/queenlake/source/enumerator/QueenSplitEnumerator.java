@@ -15,6 +15,7 @@ import io.queenlake.source.enumerator.start.StartPlan;
 import io.queenlake.source.enumerator.start.StartPlanLoader;
 import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.split.PartitionSplit;
+import io.queenlake.source.split.QueueSplit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -45,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * pass's new splits were assigned (a split must be known to its reader before a safeTime that
  * covers its records).
  */
-public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSplit, QueenEnumState> {
+public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, QueenEnumState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueenSplitEnumerator.class);
 
@@ -57,7 +58,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
     static final int RELIST_EVERY = 10;
 
     private final QueenSourceConfig config;
-    private final SplitEnumeratorContext<PartitionSplit> context;
+    private final SplitEnumeratorContext<QueueSplit> context;
     private final LeaseKeeper leases;
     private final DiscoveryRun discovery;
     private final PartitionBook book = new PartitionBook();
@@ -74,7 +75,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
     private volatile DiscoveryInput nextInput;
 
     public QueenSplitEnumerator(
-            QueenSourceConfig config, SplitEnumeratorContext<PartitionSplit> context, QueenEnumState state) {
+            QueenSourceConfig config, SplitEnumeratorContext<QueueSplit> context, QueenEnumState state) {
         this(config, context, state, HttpQueenClient.builder()
                 .baseUrl(config.brokerUrl())
                 .token(config.token())
@@ -83,7 +84,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
                 .build());
     }
 
-    QueenSplitEnumerator(QueenSourceConfig config, SplitEnumeratorContext<PartitionSplit> context,
+    QueenSplitEnumerator(QueenSourceConfig config, SplitEnumeratorContext<QueueSplit> context,
             QueenEnumState state, QueenClient client) {
         this.config = config;
         this.context = context;
@@ -101,11 +102,11 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
         lastSafeTime = state.lastSafeTimeMicros();
         boolean rescaled = state.parallelism() != 0 && state.parallelism() != context.currentParallelism();
         book.restore(state.queues(), rescaled);
-        for (PartitionSplit split : state.pendingSplits()) {
-            assignments.add(split, ownerOf(split.queue(), split.partition()));
+        for (QueueSplit split : state.pendingSplits()) {
+            assignments.add(split, ownerOfNew(split.queue()));
         }
         if (rescaled) {
-            LOG.info("restored with {} readers instead of {}: pass offsets of splits assigned before go to every reader",
+            LOG.info("restored with {} readers instead of {}: the passes of queues assigned before go to every reader",
                     context.currentParallelism(), state.parallelism());
         }
     }
@@ -126,7 +127,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
         if (error != null) {
             throw AsyncFailures.failure(error);
         }
-        boolean won = wanted.onLeases(view, lastSafeTime != Long.MIN_VALUE);
+        boolean won = wanted.onLeases(view);
         nextInput = plan();
         updateMetrics();
         if (won) {
@@ -214,18 +215,12 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
             PartitionBook.Merge merged = book.merge(queue, rows, firstPass);
             for (PartitionBook.Replacement r : merged.replacements()) {
                 LOG.info("queue '{}' partition '{}': incarnation {} (last offset {}) was replaced by {}",
-                        queue, r.event().partition(), r.event().oldPartitionId(), r.event().lastOffset(),
-                        r.event().newPartitionId());
+                        queue, r.partition(), r.oldId(), r.oldLastOffset(), r.newId());
                 metrics.incarnationReplaced(queue);
-                assignments.remember(r.event());
-                if (r.ownerUnknown()) {
-                    for (int reader : context.registeredReaders().keySet()) {
-                        context.sendEventToSourceReader(reader, r.event());
-                    }
-                }
             }
-            for (PartitionSplit split : merged.newSplits()) {
-                assignments.add(split, ownerOf(split.queue(), split.partition()));
+            if (firstPass.isPresent()) {
+                // One split per queue, made once from its first complete pass; later partitions ride on the passes.
+                assignments.add(new QueueSplit(queue, merged.firstSplits(), Optional.empty()), ownerOfNew(queue));
             }
             covered.add(queue);
             if (full.contains(queue)) {
@@ -286,35 +281,42 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
         }
     }
 
-    /** Replaced incarnations first, then what replaced them, then every other split (see {@link Assignments}). */
+    /** Gives {@code reader} every queue split waiting for it. */
     private void deliver(int reader) {
-        Assignments.Delivery delivery = assignments.take(reader);
-        if (delivery.isEmpty()) {
+        List<QueueSplit> splits = assignments.take(reader);
+        if (splits.isEmpty()) {
             return;
         }
-        if (!delivery.replacedSplits().isEmpty()) {
-            context.assignSplits(new SplitsAssignment<>(Map.of(reader, delivery.replacedSplits())));
-        }
-        delivery.events().forEach(event -> context.sendEventToSourceReader(reader, event));
-        if (!delivery.splits().isEmpty()) {
-            context.assignSplits(new SplitsAssignment<>(Map.of(reader, delivery.splits())));
-        }
-        for (PartitionSplit split : delivery.splits()) {
-            book.current(split).ifPresent(known -> {
-                known.assigned = true;
-                // a split given back by a reader the rule does not name (after a rescale) stays broadcast
-                known.ownerUnknown = reader != ownerOf(split.queue(), split.partition());
+        context.assignSplits(new SplitsAssignment<>(Map.of(reader, splits)));
+        for (QueueSplit split : splits) {
+            book.queue(split.queue()).ifPresent(queue -> {
+                queue.assigned = true;
+                queue.ownerUnknown = false;
+                queue.owner = reader;
             });
         }
     }
 
     private void sendPassCompleted(long safeTime) {
-        book.lastOffsetsByReader(context.registeredReaders().keySet(), this::ownerOf).forEach((reader, offsets) ->
-                context.sendEventToSourceReader(reader, new PassCompleted(safeTime, offsets)));
+        book.passByReader(context.registeredReaders().keySet()).forEach((reader, queues) ->
+                context.sendEventToSourceReader(reader, new PassCompleted(safeTime, queues)));
     }
 
-    private int ownerOf(String queue, String partition) {
-        return SplitOwners.ownerOf(queue, partition, context.currentParallelism());
+    /**
+     * The reader a new queue split goes to: the one holding the fewest queues this enumerator
+     * gave out (ties by a hash of the name), so two queues on two readers never share one.
+     */
+    private int ownerOfNew(String queue) {
+        int readers = context.currentParallelism();
+        Map<Integer, Integer> load = book.queuesByOwner();
+        assignments.pendingByOwner().forEach((reader, n) -> load.merge(reader, n, Integer::sum));
+        int best = SplitOwners.ownerOf(queue, "", readers);
+        for (int reader = 0; reader < readers; reader++) {
+            if (load.getOrDefault(reader, 0) < load.getOrDefault(best, 0)) {
+                best = reader;
+            }
+        }
+        return best;
     }
 
     @Override
@@ -323,10 +325,10 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
     }
 
     @Override
-    public void addSplitsBack(List<PartitionSplit> splits, int subtaskId) {
-        for (PartitionSplit split : splits) {
+    public void addSplitsBack(List<QueueSplit> splits, int subtaskId) {
+        for (QueueSplit split : splits) {
             assignments.add(split, subtaskId);
-            book.current(split).ifPresent(known -> known.assigned = false);
+            book.queue(split.queue()).ifPresent(queue -> queue.assigned = false);
         }
         if (context.registeredReaders().containsKey(subtaskId)) {
             deliver(subtaskId);
@@ -344,14 +346,13 @@ public final class QueenSplitEnumerator implements SplitEnumerator<PartitionSpli
 
     @Override
     public QueenEnumState snapshotState(long checkpointId) {
-        assignments.onSnapshot(checkpointId);
         return new QueenEnumState(passes, lastSafeTime, context.currentParallelism(), book.snapshot(),
                 assignments.pendingSplits());
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-        assignments.onCheckpointComplete(checkpointId);
+        // Nothing waits for a checkpoint: the book and the pending splits are in every snapshot.
     }
 
     /** Releases every lease and the presence row (a bounded blocking call; the job is stopping). */

@@ -69,18 +69,13 @@ final class WantedQueues {
     }
 
     /**
-     * Takes a lease round's view; returns whether it won a queue this job did not hold.
-     * {@code watermarkSent}: a queue taken over from another instance then has records below it.
+     * Takes a lease round's view; returns whether it won a queue this job did not hold. A queue won
+     * while the job runs starts its own frontier and windows: nothing of it is late.
      */
-    boolean onLeases(LeaseView view, boolean watermarkSent) {
+    boolean onLeases(LeaseView view) {
         boolean won = false;
         for (Map.Entry<String, LeaseStatus> e : view.statuses().entrySet()) {
             LeaseStatus before = status(e.getKey());
-            if (e.getValue().mine() && before.state() == LeaseStatus.State.HELD && watermarkSent) {
-                LOG.warn("queue '{}' moved to this job after instance {} released it; its records stamped at or below "
-                        + "the watermark this job already sent arrive late and the late-record guard restarts the job once",
-                        e.getKey(), before.heldBy());
-            }
             won |= e.getValue().mine() && !before.mine();
         }
         leases = view.statuses();

@@ -1,47 +1,49 @@
 package io.queenlake.source.reader;
 
 import io.queenlake.source.event.PassCompleted;
-import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The only channel from the reader's task thread to its fetcher thread: the newest complete
- * discovery pass, replaced incarnations, the watermark the reader last emitted, and wake-ups.
+ * discovery pass, each queue's frontier the reader last emitted, whether the open windows are over
+ * their memory budget, and wake-ups.
  * Every publish bumps a version, so the fetcher can wait (bounded) for news instead of polling
  * idle partitions in a loop.
  */
 final class PassExchange {
 
     /** The newest pass as the fetcher sees it; {@code sequence} counts passes this reader received. */
-    record Pass(long sequence, long safeTimeMicros, Map<String, Long> lastOffsets) {}
+    record Pass(long sequence, long safeTimeMicros, Map<String, List<PassCompleted.PassPartition>> queues) {}
 
     private final Object lock = new Object();
     private long version;
     private long wakeUps;
     private Pass latest;
-    private final Map<String, Long> replaced = new HashMap<>();
-    private volatile long watermarkMillis = Long.MIN_VALUE;
+    private volatile Map<String, Long> frontiers = Map.of();
+    private volatile boolean overBudget;
 
     void publishPass(PassCompleted pass) {
         synchronized (lock) {
             long sequence = latest == null ? 1 : latest.sequence() + 1;
-            latest = new Pass(sequence, pass.safeTimeMicros(), pass.lastOffsets());
+            latest = new Pass(sequence, pass.safeTimeMicros(), pass.queues());
             bump();
         }
     }
 
-    /** An incarnation was replaced; {@code lastOffset} is the last offset discovery saw in it. */
-    void publishReplaced(String oldSplitId, long lastOffset) {
+    /** The queues' frontiers the reader emitted (a copy): the fetcher paces each queue's partitions by its own. */
+    void publishFrontiers(Map<String, Long> emitted) {
         synchronized (lock) {
-            replaced.merge(oldSplitId, lastOffset, Math::max);
+            frontiers = Map.copyOf(emitted);
             bump();
         }
     }
 
-    void publishWatermark(long millis) {
-        synchronized (lock) {
-            if (millis > watermarkMillis) {
-                watermarkMillis = millis;
+    /** Whether the open windows behind the reader are over their memory budget. */
+    void publishOverBudget(boolean over) {
+        if (over != overBudget) {
+            synchronized (lock) {
+                overBudget = over;
                 bump();
             }
         }
@@ -74,21 +76,14 @@ final class PassExchange {
         }
     }
 
-    /** The replaced incarnations published since the last call, by old split id. */
-    Map<String, Long> takeReplaced() {
-        synchronized (lock) {
-            if (replaced.isEmpty()) {
-                return Map.of();
-            }
-            Map<String, Long> taken = Map.copyOf(replaced);
-            replaced.clear();
-            return taken;
-        }
+    /** The queue's last emitted frontier in microseconds, {@link Long#MIN_VALUE} before the first. */
+    long frontierMicros(String queue) {
+        Long f = frontiers.get(queue);
+        return f == null ? Long.MIN_VALUE : f;
     }
 
-    /** The reader's last emitted watermark in milliseconds, {@link Long#MIN_VALUE} before the first. */
-    long watermarkMillis() {
-        return watermarkMillis;
+    boolean overBudget() {
+        return overBudget;
     }
 
     /**

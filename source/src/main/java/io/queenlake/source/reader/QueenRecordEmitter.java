@@ -3,30 +3,33 @@ package io.queenlake.source.reader;
 import io.queenlake.broker.client.FetchedRecord;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
+import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueRecord;
+import io.queenlake.source.QueueStart;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.PartitionSplitState;
-import java.util.IdentityHashMap;
-import java.util.Map;
+import io.queenlake.source.split.QueueSplitState;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordEmitter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns one {@link ReadItem} into output on the task thread: a {@link QueueRecord} with Flink
- * timestamp {@code floor(ts / 1000)} and the lost ranges before it (each logged once and counted),
- * or nothing for a record stamped below the split's start. Either way the split state and the
- * frontier advance past it.
+ * Turns one {@link ReadItem} into output on the task thread: the queue's {@link QueueStart} with
+ * the cut its split carried, a {@link QueueRecord} with Flink timestamp {@code floor(ts / 1000)}
+ * and the lost ranges before it (each logged once and counted), or nothing for a record stamped
+ * below its partition's start. Either way the split state and the queue's frontier advance past it;
+ * partitions joining and leaving change both.
  */
-final class QueenRecordEmitter implements RecordEmitter<ReadItem, QueueRecord, PartitionSplitState> {
+final class QueenRecordEmitter implements RecordEmitter<ReadItem, QueueEvent, QueueSplitState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueenRecordEmitter.class);
 
     private final ReaderWatermarks watermarks;
     private final QueenSourceMetrics metrics;
-    private final Map<PartitionSplit, String> splitIds = new IdentityHashMap<>();
 
     QueenRecordEmitter(ReaderWatermarks watermarks, QueenSourceMetrics metrics) {
         this.watermarks = watermarks;
@@ -34,27 +37,48 @@ final class QueenRecordEmitter implements RecordEmitter<ReadItem, QueueRecord, P
     }
 
     @Override
-    public void emitRecord(ReadItem item, SourceOutput<QueueRecord> output, PartitionSplitState state) {
-        PartitionSplit split = state.split();
-        String splitId = splitIds.computeIfAbsent(split, PartitionSplit::splitId);
-        if (item instanceof ReadItem.Moved moved) {
-            if (moved.checkpointed()) {
-                state.setNextOffset(moved.nextOffset());
+    public void emitRecord(ReadItem item, SourceOutput<QueueEvent> output, QueueSplitState state) {
+        String queue = state.queue();
+        if (item instanceof ReadItem.Record read) {
+            emit(read, output, state);
+        } else if (item instanceof ReadItem.Moved moved) {
+            PartitionSplit split = moved.partition();
+            PartitionSplitState partition = state.partition(split.splitId());
+            if (partition != null && moved.checkpointed()) {
+                partition.setNextOffset(moved.nextOffset());
             }
-            watermarks.onRead(splitId, Long.MIN_VALUE, moved.nextOffset());
-            return;
+            watermarks.onRead(queue, split.splitId(), Long.MIN_VALUE, moved.nextOffset());
+        } else if (item instanceof ReadItem.Started) {
+            output.collect(new QueueStart(queue, state.cut()));
+        } else if (item instanceof ReadItem.Added added) {
+            state.add(added.partition());
+            watermarks.addPartition(queue, added.partition());
+        } else if (item instanceof ReadItem.Retired retired) {
+            state.retire(retired.partition().splitId(), retired.lost());
+            watermarks.removePartition(queue, retired.partition().splitId());
         }
-        ReadItem.Record read = (ReadItem.Record) item;
+    }
+
+    private void emit(ReadItem.Record read, SourceOutput<QueueEvent> output, QueueSplitState state) {
+        PartitionSplit split = read.partition();
         FetchedRecord record = read.record();
+        List<LostRange> lostBefore = read.lostBefore();
+        if (state.hasPendingLost()) {
+            List<LostRange> carried = state.takeLost(split.partition());
+            if (!carried.isEmpty()) {
+                lostBefore = new ArrayList<>(carried);
+                lostBefore.addAll(read.lostBefore());
+            }
+        }
         if (record.tsMicros() < split.skipBelowMicros()) {
             metrics.skipped(split.queue());
-            for (LostRange lost : read.lostBefore()) {
+            for (LostRange lost : lostBefore) {
                 // Lost below the start time: inside a window already committed, not this read's loss.
                 LOG.info("queue '{}' partition '{}' offsets {}..{} were trimmed before stamp {} us, where this read starts",
                         split.queue(), lost.partition(), lost.from(), lost.to(), split.skipBelowMicros());
             }
         } else {
-            for (LostRange lost : read.lostBefore()) {
+            for (LostRange lost : lostBefore) {
                 LOG.warn("queue '{}' partition '{}' lost offsets {}..{} ({} records) before offset {}: "
                         + "the broker no longer had them when they were read",
                         split.queue(), lost.partition(), lost.from(), lost.to(), lost.count(), record.offset());
@@ -63,15 +87,12 @@ final class QueenRecordEmitter implements RecordEmitter<ReadItem, QueueRecord, P
             // The fetch decoder parsed the payload as a JSON value of the answer: the encoder need not again.
             LogRecord logRecord = new LogRecord(split.partition(), split.partitionId(), record.offset(),
                     record.transactionId(), record.tsMicros(), record.payload(), true);
-            output.collect(new QueueRecord(split.queue(), logRecord, read.lostBefore()),
-                    Math.floorDiv(record.tsMicros(), 1000L));
+            output.collect(new QueueRecord(split.queue(), logRecord, lostBefore), Math.floorDiv(record.tsMicros(), 1000L));
         }
-        state.setNextOffset(record.offset() + 1);
-        watermarks.onRead(splitId, record.tsMicros(), record.offset() + 1);
-    }
-
-    /** The split left this reader. */
-    void forget(PartitionSplit split) {
-        splitIds.remove(split);
+        PartitionSplitState partition = state.partition(split.splitId());
+        if (partition != null) {
+            partition.setNextOffset(record.offset() + 1);
+        }
+        watermarks.onRead(state.queue(), split.splitId(), record.tsMicros(), record.offset() + 1);
     }
 }

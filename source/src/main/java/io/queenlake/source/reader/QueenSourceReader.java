@@ -2,17 +2,17 @@ package io.queenlake.source.reader;
 
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.QueenClient;
+import io.queenlake.source.OpenWindows;
 import io.queenlake.source.QueenSourceConfig;
-import io.queenlake.source.QueueRecord;
-import io.queenlake.source.event.PartitionReplaced;
+import io.queenlake.source.QueueEvent;
+import io.queenlake.source.QueueFrontier;
 import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.metrics.QueenSourceMetrics;
-import io.queenlake.source.split.PartitionSplit;
-import io.queenlake.source.split.PartitionSplitState;
-import io.queenlake.source.watermark.Frontier;
+import io.queenlake.source.split.QueueSplit;
+import io.queenlake.source.split.QueueSplitState;
 import java.time.Duration;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.ReaderOutput;
@@ -24,23 +24,28 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * QueenSource's reader: one fetcher thread running a {@link QueenSplitReader}, a
- * {@link QueenRecordEmitter}, and the broker-time watermark, emitted on the main output from the
- * frontier ({@link ReaderWatermarks}) after records, passes and split changes. Discovery news
- * ({@link PassCompleted}) reaches the fetcher through a {@link PassExchange}.
+ * QueenSource's reader: one fetcher thread running a {@link QueenSplitReader} over this reader's
+ * queue splits, a {@link QueenRecordEmitter}, and the broker-time frontiers ({@link
+ * ReaderWatermarks}): after records, passes and partition changes it emits a {@link QueueFrontier}
+ * per queue whose frontier rose and the Flink watermark (their minimum) on the main output.
+ * Discovery news ({@link PassCompleted}) reaches the fetcher through a {@link PassExchange}.
+ *
+ * <p>At a checkpoint each queue split is made from its state and from the cut the windows
+ * chained behind this reader give for the queue ({@link OpenWindows}): every partition is read
+ * again from its oldest record still in an open window, so a checkpoint holds positions and
+ * window numbers, never records.
  *
  * <p>The watermark strategy generates nothing ({@code ReaderEmittedWatermarks}), so the main
  * output's {@code emitWatermark} is the only watermark this source sends downstream.
  */
 public final class QueenSourceReader
-        extends SingleThreadMultiplexSourceReaderBase<ReadItem, QueueRecord, PartitionSplit, PartitionSplitState> {
+        extends SingleThreadMultiplexSourceReaderBase<ReadItem, QueueEvent, QueueSplit, QueueSplitState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueenSourceReader.class);
 
     private final ReaderWatermarks watermarks;
     private final PassExchange exchange;
-    private final QueenRecordEmitter emitter;
-    /** Completed when the frontier moved while the reader had nothing to poll, so the watermark goes out. */
+    /** Completed when a frontier moved while the reader had nothing to poll, so it goes out. */
     private CompletableFuture<Void> frontierMoved = new CompletableFuture<>();
 
     private QueenSourceReader(QueenClient client, QueenSourceConfig config, SourceReaderContext context,
@@ -49,7 +54,6 @@ public final class QueenSourceReader
                 emitter, context.getConfiguration(), context);
         this.watermarks = watermarks;
         this.exchange = exchange;
-        this.emitter = emitter;
     }
 
     /** Builds a reader over its own HTTP client to the configured broker node. */
@@ -67,23 +71,30 @@ public final class QueenSourceReader
     static QueenSourceReader create(QueenClient client, QueenSourceConfig config, SourceReaderContext context) {
         QueenSourceMetrics metrics = new QueenSourceMetrics(context.metricGroup());
         PassExchange exchange = new PassExchange();
-        ReaderWatermarks watermarks = new ReaderWatermarks(new Frontier(config.safeGuardMicros()), exchange, metrics);
+        ReaderWatermarks watermarks = new ReaderWatermarks(config.safeGuardMicros(), exchange, metrics);
         return new QueenSourceReader(client, config, context, metrics, exchange, watermarks,
                 new QueenRecordEmitter(watermarks, metrics));
     }
 
     @Override
-    public InputStatus pollNext(ReaderOutput<QueueRecord> output) throws Exception {
+    public InputStatus pollNext(ReaderOutput<QueueEvent> output) throws Exception {
         InputStatus status = super.pollNext(output);
-        OptionalLong watermark = watermarks.advance(status == InputStatus.MORE_AVAILABLE);
-        if (watermark.isPresent()) {
-            output.emitWatermark(new Watermark(watermark.getAsLong()));
+        ReaderWatermarks.Advance advance = watermarks.advance(status == InputStatus.MORE_AVAILABLE);
+        for (QueueFrontier frontier : advance.frontiers()) {
+            output.collect(frontier);
+        }
+        if (advance.watermarkMillis().isPresent()) {
+            output.emitWatermark(new Watermark(advance.watermarkMillis().getAsLong()));
+        }
+        if (!advance.frontiers().isEmpty()) {
+            exchange.publishOverBudget(OpenWindows.ofThisTask().map(OpenWindows::overBudget).orElse(false));
         }
         return status;
     }
 
     @Override
     public CompletableFuture<Void> isAvailable() {
+        exchange.publishOverBudget(OpenWindows.ofThisTask().map(OpenWindows::overBudget).orElse(false));
         if (watermarks.pending()) {
             return CompletableFuture.completedFuture(null);
         }
@@ -99,31 +110,26 @@ public final class QueenSourceReader
             watermarks.onPass(pass);
             exchange.publishPass(pass);
             frontierMoved.complete(null);
-        } else if (event instanceof PartitionReplaced replaced) {
-            // Sent before the new split: the fetcher retires the old one when it next looks.
-            exchange.publishReplaced(replaced.oldSplitId(), replaced.lastOffset());
         } else {
             LOG.warn("QueenSource reader ignores an unknown source event {}", event);
         }
     }
 
     @Override
-    protected PartitionSplitState initializedState(PartitionSplit split) {
-        watermarks.addSplit(split.splitId(), split.nextOffset());
-        return new PartitionSplitState(split);
+    protected QueueSplitState initializedState(QueueSplit split) {
+        watermarks.addQueue(split.queue(), split.partitions());
+        return new QueueSplitState(split);
     }
 
     @Override
-    protected PartitionSplit toSplitType(String splitId, PartitionSplitState state) {
-        return state.toSplit();
+    protected QueueSplit toSplitType(String splitId, QueueSplitState state) {
+        Optional<OpenWindows.Snapshot> windows = OpenWindows.ofThisTask().flatMap(w -> w.snapshot(state.queue()));
+        return state.toSplit(windows);
     }
 
     @Override
-    protected void onSplitFinished(Map<String, PartitionSplitState> finished) {
-        for (Map.Entry<String, PartitionSplitState> e : finished.entrySet()) {
-            watermarks.removeSplit(e.getKey());
-            emitter.forget(e.getValue().split());
-        }
+    protected void onSplitFinished(Map<String, QueueSplitState> finished) {
+        // Queue splits never finish: a queue that is gone may be created again.
         frontierMoved.complete(null);
     }
 }

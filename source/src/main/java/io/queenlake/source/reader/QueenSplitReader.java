@@ -12,8 +12,10 @@ import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.client.RetryPolicy;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.source.TokenRefusal;
+import io.queenlake.source.event.PassCompleted.PassPartition;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.PartitionSplit;
+import io.queenlake.source.split.QueueSplit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,17 +31,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The only broker caller on the task side: seeks splits that start at a time, and fetches, in
- * calls of up to 1024 entries with at most {@code fetchConcurrency} in flight, exactly the splits
- * that the newest complete pass lists, that are behind what it (or a later answer) reported, and
- * that are not paused, each asking for about half a window of its broker time ({@link FetchBudget}).
- * Nothing is read before the first pass. When nothing is behind it waits
- * (bounded, wakeable) for the next pass instead of fetching idle partitions in a loop.
+ * The only broker caller on the task side: for every queue split it holds, seeks partitions that
+ * start at a time, and fetches, in calls of up to 1024 entries with at most
+ * {@code fetchConcurrency} in flight, exactly the partitions that the newest complete pass lists,
+ * that are behind what it (or a later answer) reported, and that do not wait for their own
+ * queue's frontier, each asking for about half a window of its broker time ({@link FetchBudget}).
+ * Nothing is read before the first pass. When nothing is behind it waits (bounded, wakeable) for
+ * the next pass instead of fetching idle partitions in a loop.
  *
- * <p>It finds gaps (retention, replaced incarnations) and hands them over with the next record of
- * the partition; it never emits records, watermarks or metrics about what was emitted.
+ * <p>Passes also change the splits: a partition (or incarnation) a pass lists that the split does
+ * not hold joins it ({@link ReadItem.Added}); an incarnation a pass replaced leaves it
+ * ({@link ReadItem.Retired}) with what of it was not read. Gaps (retention) ride on the next
+ * record of the partition. It never emits records, watermarks or metrics about what was emitted.
  */
-final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
+final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueenSplitReader.class);
 
@@ -57,10 +62,8 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
     private final RetryPolicy backoff = new RetryPolicy(Integer.MAX_VALUE, Duration.ofMillis(100), Duration.ofSeconds(5));
     private int failuresInARow;
 
-    private final Map<String, SplitCursor> cursors = new LinkedHashMap<>();
-    /** Gaps of replaced incarnations, by partition, until the new incarnation's split arrives here. */
-    private final Map<PartitionKey, List<LostRange>> inherited = new HashMap<>();
-    private final List<String> finishing = new ArrayList<>();
+    /** Per queue split id, its partitions' cursors by partition split id. */
+    private final Map<String, QueueCursors> queues = new LinkedHashMap<>();
     private long seenPass;
 
     QueenSplitReader(QueenClient client, int fetchConcurrency, PassExchange exchange, QueenSourceMetrics metrics,
@@ -72,19 +75,29 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
         this.maxWindowMs = maxWindowMs;
     }
 
-    private record PartitionKey(String queue, String partition) {
-        static PartitionKey of(PartitionSplit split) {
-            return new PartitionKey(split.queue(), split.partition());
+    /** One queue split on the fetcher thread. */
+    private static final class QueueCursors {
+        final String queue;
+        final String splitId;
+        final Map<String, SplitCursor> cursors = new LinkedHashMap<>();
+        /** Items made outside a fetch round (the start, joins and retirements), emitted first in the next. */
+        final List<ReadItem> pending = new ArrayList<>();
+
+        QueueCursors(String queue) {
+            this.queue = queue;
+            this.splitId = QueueSplit.splitId(queue);
         }
     }
 
     @Override
     public RecordsWithSplitIds<ReadItem> fetch() {
         long seenVersion = exchange.version();
-        absorbNews();
+        absorbPass();
         ReadBatch batch = new ReadBatch();
-        finishing.forEach(batch::finish);
-        finishing.clear();
+        for (QueueCursors q : queues.values()) {
+            batch.add(q.splitId, q.pending);
+            q.pending.clear();
+        }
         try {
             seekWaiting(batch);
             fetchBehind(batch);
@@ -112,57 +125,31 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
     }
 
     @Override
-    public void handleSplitsChanges(SplitsChange<PartitionSplit> change) {
+    public void handleSplitsChanges(SplitsChange<QueueSplit> change) {
         if (!(change instanceof SplitsAddition)) {
             throw new UnsupportedOperationException("QueenSource readers only ever get splits added, not " + change);
         }
-        absorbNews();
-        // By partition, so that a reader given 10,000 splits at once does not scan every cursor for each
-        // one: that quadratic scan held back a wide queue's first record by seconds.
-        Map<PartitionKey, List<SplitCursor>> byPartition = new HashMap<>();
-        for (SplitCursor cursor : cursors.values()) {
-            byPartition.computeIfAbsent(PartitionKey.of(cursor.split()), k -> new ArrayList<>(1)).add(cursor);
-        }
-        for (PartitionSplit split : change.splits()) {
-            PartitionKey key = PartitionKey.of(split);
-            List<LostRange> lost = new ArrayList<>(inherited.getOrDefault(key, List.of()));
-            inherited.remove(key);
-            List<SplitCursor> samePartition = byPartition.computeIfAbsent(key, k -> new ArrayList<>(1));
-            for (SplitCursor old : List.copyOf(samePartition)) {
-                if (!old.split().partitionId().equals(split.partitionId())) {
-                    // A new incarnation with no PartitionReplaced before it: what we saw of the old one is all we know.
-                    lost.addAll(retire(old, SplitCursor.UNKNOWN));
-                    samePartition.remove(old);
-                }
+        absorbPass();
+        for (QueueSplit split : change.splits()) {
+            QueueCursors q = new QueueCursors(split.queue());
+            q.pending.add(new ReadItem.Started());
+            for (PartitionSplit partition : split.partitions()) {
+                q.cursors.put(partition.splitId(), new SplitCursor(partition, maxWindowMs));
             }
-            SplitCursor cursor = new SplitCursor(split, maxWindowMs);
-            cursor.inheritLost(lost);
-            PassExchange.Pass pass = exchange.latestPass();
-            if (pass != null) {
-                cursor.onPass(pass.lastOffsets().get(cursor.splitId()));
-            }
-            SplitCursor previous = cursors.put(cursor.splitId(), cursor);
+            QueueCursors previous = queues.put(q.splitId, q);
             if (previous != null) {
-                samePartition.remove(previous);
+                LOG.info("queue '{}' was given to this reader again; it is read from its split's positions", q.queue);
             }
-            samePartition.add(cursor);
+            PassExchange.Pass pass = exchange.latestPass();
+            if (pass != null && pass.queues().containsKey(q.queue)) {
+                reconcile(q, pass.queues().get(q.queue));
+            }
         }
     }
 
     @Override
-    public void pauseOrResumeSplits(Collection<PartitionSplit> toPause, Collection<PartitionSplit> toResume) {
-        for (PartitionSplit split : toPause) {
-            SplitCursor cursor = cursors.get(split.splitId());
-            if (cursor != null) {
-                cursor.pauseForAlignment(true);
-            }
-        }
-        for (PartitionSplit split : toResume) {
-            SplitCursor cursor = cursors.get(split.splitId());
-            if (cursor != null) {
-                cursor.pauseForAlignment(false);
-            }
-        }
+    public void pauseOrResumeSplits(Collection<QueueSplit> toPause, Collection<QueueSplit> toResume) {
+        // No Flink watermark alignment: each queue is paced by its own frontier (fetchBehind), never by another's.
     }
 
     @Override
@@ -172,80 +159,130 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
 
     @Override
     public void close() {
-        cursors.clear();
+        queues.clear();
     }
 
-    /** Applies the newest pass and any replaced incarnations the task thread published. */
-    private void absorbNews() {
+    /** Applies the newest pass the task thread published to every queue it names. */
+    private void absorbPass() {
         PassExchange.Pass pass = exchange.latestPass();
-        if (pass != null && pass.sequence() != seenPass) {
-            seenPass = pass.sequence();
-            for (SplitCursor cursor : cursors.values()) {
-                cursor.onPass(pass.lastOffsets().get(cursor.splitId()));
-            }
+        if (pass == null || pass.sequence() == seenPass) {
+            return;
         }
-        for (Map.Entry<String, Long> e : exchange.takeReplaced().entrySet()) {
-            SplitCursor old = cursors.get(e.getKey());
-            if (old != null) {
-                inherited.computeIfAbsent(PartitionKey.of(old.split()), k -> new ArrayList<>())
-                        .addAll(retire(old, e.getValue()));
+        seenPass = pass.sequence();
+        for (QueueCursors q : queues.values()) {
+            List<PassPartition> rows = pass.queues().get(q.queue);
+            if (rows != null) {
+                reconcile(q, rows);
             }
         }
     }
 
-    private List<LostRange> retire(SplitCursor old, long lastKnownOffset) {
-        List<LostRange> lost = old.retire(lastKnownOffset);
-        cursors.remove(old.splitId());
-        finishing.add(old.splitId());
-        LOG.info("queue '{}' partition '{}': incarnation {} was replaced; it stops at offset {}{}",
-                old.split().queue(), old.split().partition(), old.split().partitionId(), old.nextOffset(),
-                lost.isEmpty() ? "" : ", unread offsets " + lost + " ride on the new incarnation's first record");
-        return lost;
+    /**
+     * One queue's partitions as the pass lists them: known incarnations learn their last offset,
+     * replaced ones retire, new ones join; an incarnation the pass does not list is not read until
+     * one does (fetch goes by partition name, so a replaced incarnation would read its successor).
+     */
+    private void reconcile(QueueCursors q, List<PassPartition> rows) {
+        Map<String, PassPartition> byName = new HashMap<>(rows.size() * 2);
+        for (PassPartition row : rows) {
+            byName.put(row.partition(), row);
+        }
+        Map<String, Boolean> current = new HashMap<>();
+        for (SplitCursor cursor : List.copyOf(q.cursors.values())) {
+            PartitionSplit split = cursor.split();
+            PassPartition row = byName.get(split.partition());
+            if (row == null) {
+                cursor.onPass(null);
+            } else if (row.partitionId().equals(split.partitionId())) {
+                cursor.onPass(row.lastOffset());
+                current.put(split.partition(), true);
+            } else {
+                long lastKnown = row.replacedId().equals(split.partitionId()) ? row.replacedLastOffset() : SplitCursor.UNKNOWN;
+                retire(q, cursor, cursor.retire(lastKnown));
+            }
+        }
+        for (PassPartition row : rows) {
+            if (current.containsKey(row.partition())) {
+                continue;
+            }
+            PartitionSplit joined = PartitionSplit.atOffset(
+                    q.queue, row.partition(), row.partitionId(), row.startOffset(), row.skipBelowMicros());
+            if (q.cursors.containsKey(joined.splitId())) {
+                continue;
+            }
+            SplitCursor cursor = new SplitCursor(joined, maxWindowMs);
+            cursor.onPass(row.lastOffset());
+            q.cursors.put(joined.splitId(), cursor);
+            q.pending.add(new ReadItem.Added(joined));
+            LOG.info("queue '{}' partition '{}' incarnation {} joins this reader at offset {}",
+                    q.queue, row.partition(), row.partitionId(), row.startOffset());
+        }
+    }
+
+    private void retire(QueueCursors q, SplitCursor old, List<LostRange> lost) {
+        q.cursors.remove(old.splitId());
+        q.pending.add(new ReadItem.Retired(old.split(), lost));
+        LOG.info("queue '{}' partition '{}': incarnation {} is no longer read; it stops at offset {}{}",
+                q.queue, old.split().partition(), old.split().partitionId(), old.nextOffset(),
+                lost.isEmpty() ? "" : ", unread offsets " + lost + " ride on the partition's next record");
     }
 
     private void seekWaiting(ReadBatch batch) {
         List<SplitCursor> waiting = new ArrayList<>();
-        for (SplitCursor cursor : cursors.values()) {
-            if (cursor.readyToSeek()) {
-                waiting.add(cursor);
+        List<QueueCursors> owners = new ArrayList<>();
+        for (QueueCursors q : queues.values()) {
+            for (SplitCursor cursor : q.cursors.values()) {
+                if (cursor.readyToSeek()) {
+                    waiting.add(cursor);
+                    owners.add(q);
+                }
             }
         }
         for (int from = 0; from < waiting.size(); from += FetchRequest.MAX_ENTRIES) {
-            List<SplitCursor> chunk = waiting.subList(from, Math.min(waiting.size(), from + FetchRequest.MAX_ENTRIES));
-            List<OffsetQuery> queries = new ArrayList<>(chunk.size());
-            chunk.forEach(c -> queries.add(c.seekQuery()));
+            int to = Math.min(waiting.size(), from + FetchRequest.MAX_ENTRIES);
+            List<OffsetQuery> queries = new ArrayList<>(to - from);
+            for (int i = from; i < to; i++) {
+                queries.add(waiting.get(i).seekQuery());
+            }
             List<OffsetAnswer> answers = client.fetchOffsets(queries);
-            for (int i = 0; i < chunk.size(); i++) {
-                SplitCursor cursor = chunk.get(i);
+            for (int i = from; i < to; i++) {
+                SplitCursor cursor = waiting.get(i);
                 List<ReadItem> items = new ArrayList<>(1);
-                SplitCursor.Outcome outcome = cursor.positioned(answers.get(i), items);
-                batch.add(cursor.splitId(), items);
-                finishIfGone(cursor, batch);
-                LOG.debug("split {} seeks {} us: {} at offset {}", cursor.splitId(), cursor.split().skipBelowMicros(),
+                SplitCursor.Outcome outcome = cursor.positioned(answers.get(i - from), items);
+                QueueCursors q = owners.get(i);
+                batch.add(q.splitId, items);
+                retireIfGone(q, cursor, batch);
+                LOG.debug("partition {} seeks {} us: {} at offset {}", cursor.splitId(), cursor.split().skipBelowMicros(),
                         outcome, cursor.nextOffset());
             }
         }
     }
 
     private void fetchBehind(ReadBatch batch) {
-        long watermark = exchange.watermarkMillis();
+        boolean overBudget = exchange.overBudget();
+        long windowMicros = maxWindowMs * 1000L;
         List<SplitCursor> behind = new ArrayList<>();
+        List<QueueCursors> owners = new ArrayList<>();
         int paused = 0;
-        for (SplitCursor cursor : cursors.values()) {
-            if (!cursor.behind()) {
-                continue;
-            }
-            if (cursor.pausedForAlignment() || cursor.aheadOfWatermark(watermark, maxWindowMs)) {
-                paused++;
-            } else {
-                behind.add(cursor);
+        for (QueueCursors q : queues.values()) {
+            long frontier = exchange.frontierMicros(q.queue);
+            for (SplitCursor cursor : q.cursors.values()) {
+                if (!cursor.behind()) {
+                    continue;
+                }
+                if (cursor.waitsForFrontier(frontier, windowMicros, overBudget)) {
+                    paused++;
+                } else {
+                    behind.add(cursor);
+                    owners.add(q);
+                }
             }
         }
         metrics.setPausedSplits(paused);
         if (behind.isEmpty()) {
             return;
         }
-        // Each split asks for a part of a window of its own broker time; the round's cap only binds when
+        // Each partition asks for a part of a window of its own broker time; the round's cap only binds when
         // thousands of partitions are behind at once.
         int capBytes = (int) Math.max(FetchBudget.MIN_BYTES, Math.min(FetchBudget.MAX_BYTES, ROUND_BUDGET_BYTES / behind.size()));
         List<FetchEntry> entries = new ArrayList<>(behind.size());
@@ -264,6 +301,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
             boolean anyError = false;
             for (int i = from; i < to; i++) {
                 SplitCursor cursor = behind.get(i);
+                QueueCursors q = owners.get(i);
                 FetchedPartition answer = answers.get(i);
                 List<ReadItem> items = new ArrayList<>(answer.records().size());
                 SplitCursor.Outcome outcome = cursor.absorb(answer, items);
@@ -279,19 +317,20 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
                             records++;
                         }
                     }
-                    metrics.fetched(cursor.split().queue(), records, bytes);
+                    metrics.fetched(q.queue, records, bytes);
                 }
-                batch.add(cursor.splitId(), items);
-                finishIfGone(cursor, batch);
+                batch.add(q.splitId, items);
+                retireIfGone(q, cursor, batch);
             }
             metrics.fetchCall(anyRecords ? QueenSourceMetrics.RESULT_RECORDS
                     : anyError ? QueenSourceMetrics.RESULT_ENTRY_ERROR : QueenSourceMetrics.RESULT_EMPTY);
         }
     }
 
-    private void finishIfGone(SplitCursor cursor, ReadBatch batch) {
-        if (cursor.gone() && cursors.remove(cursor.splitId()) != null) {
-            batch.finish(cursor.splitId());
+    /** A partition whose queue is gone leaves the split; the queue's split stays, for a re-created queue. */
+    private void retireIfGone(QueueCursors q, SplitCursor cursor, ReadBatch batch) {
+        if (cursor.gone() && q.cursors.remove(cursor.splitId()) != null) {
+            batch.add(q.splitId, List.of(new ReadItem.Retired(cursor.split(), List.of())));
         }
     }
 
@@ -308,8 +347,14 @@ final class QueenSplitReader implements SplitReader<ReadItem, PartitionSplit> {
         }
     }
 
-    /** Test hook: the cursor of a split this reader owns, or null. */
-    SplitCursor cursor(String splitId) {
-        return cursors.get(splitId);
+    /** Test hook: the cursor of a partition incarnation this reader reads, or null. */
+    SplitCursor cursor(String partitionSplitId) {
+        for (QueueCursors q : queues.values()) {
+            SplitCursor cursor = q.cursors.get(partitionSplitId);
+            if (cursor != null) {
+                return cursor;
+            }
+        }
+        return null;
     }
 }

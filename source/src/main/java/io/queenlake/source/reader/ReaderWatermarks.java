@@ -1,107 +1,153 @@
 package io.queenlake.source.reader;
 
+import io.queenlake.source.QueueFrontier;
 import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.metrics.QueenSourceMetrics;
+import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.watermark.Frontier;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * The reader's {@link Frontier} on the task thread, and when its watermark is emitted. Records
- * advance it as they are emitted (never as they are fetched), passes and the split life cycle as
- * they happen; the watermark is recomputed at most every {@value #RECOMPUTE_EVERY_MS} ms while
- * records stream (the frontier walks every split) and at once when the reader runs dry. What it
- * emitted goes to the fetcher thread, which pauses splits one window ahead of it: in a backfill
- * the fetcher waits on this watermark, so it is recomputed often (a walk of 10,000 splits costs
- * well under a millisecond; at 50 ms the read path ran at about two thirds of its speed).
- *
- * <p>Before the frontier gives a watermark the reader emits {@link #NOTHING_YET} once, so that
- * Flink's watermark alignment counts it from its first poll (see there).
+ * Each queue's {@link Frontier} on the task thread, and when the reader emits what they promise:
+ * a {@link QueueFrontier} for every queue whose frontier rose (it alone closes that queue's
+ * windows), and the Flink watermark, the minimum over the queues, for the web UI and event time
+ * downstream (it closes nothing). Records advance a queue's frontier as they are emitted (never as
+ * they are fetched), passes and partitions joining or leaving as they happen; the frontiers are
+ * recomputed at most every {@value #RECOMPUTE_EVERY_MS} ms while records stream (a walk over the
+ * partitions) and at once when the reader runs dry. What it emitted goes to the fetcher thread,
+ * which pauses a queue's partitions one window ahead of that queue's frontier.
  */
 final class ReaderWatermarks {
 
     static final long RECOMPUTE_EVERY_MS = 10;
 
-    /**
-     * The watermark a reader emits before it knows one: it promises nothing a broker stamp could
-     * break. Flink's watermark alignment leaves out a reader that has emitted no watermark, and each
-     * reader paces its splits by its own watermark only, so while one reader waits for its first
-     * records (a slow first fetch, a stalled broker) the others would read on unchecked, and all they
-     * emit would wait in the windows downstream, whose watermark this reader holds at the bottom.
-     * Emitted, it is reported, and the others pause one window above it until this reader catches up.
-     */
-    static final long NOTHING_YET = Long.MIN_VALUE + 1;
-
-    private final Frontier frontier;
+    private final long guardMicros;
     private final PassExchange exchange;
     private final QueenSourceMetrics metrics;
+    private final Map<String, Frontier> queues = new LinkedHashMap<>();
+    private final Map<String, Long> emittedFrontiers = new HashMap<>();
+    private long passSafeTime = Long.MIN_VALUE;
     private long emitted = Long.MIN_VALUE;
-    /** Whether {@link #NOTHING_YET} went out, so Flink's alignment counts this reader. */
-    private boolean counted;
     private boolean dirty;
     private long lastComputedNanos = System.nanoTime();
 
-    ReaderWatermarks(Frontier frontier, PassExchange exchange, QueenSourceMetrics metrics) {
-        this.frontier = frontier;
+    /** What to emit now: queue frontiers that rose, and the Flink watermark if it rose. */
+    record Advance(List<QueueFrontier> frontiers, OptionalLong watermarkMillis) {
+        static final Advance NONE = new Advance(List.of(), OptionalLong.empty());
+    }
+
+    ReaderWatermarks(long guardMicros, PassExchange exchange, QueenSourceMetrics metrics) {
+        this.guardMicros = guardMicros;
         this.exchange = exchange;
         this.metrics = metrics;
     }
 
-    void addSplit(String splitId, long nextOffset) {
-        frontier.addSplit(splitId, nextOffset);
+    /** A queue split joins this reader with its partitions. */
+    void addQueue(String queue, List<PartitionSplit> partitions) {
+        Frontier frontier = new Frontier(guardMicros);
+        partitions.forEach(p -> frontier.addSplit(p.splitId(), p.nextOffset()));
+        if (passSafeTime != Long.MIN_VALUE) {
+            frontier.onPass(passSafeTime, Map.of());
+        }
+        queues.put(queue, frontier);
         dirty = true;
     }
 
-    void removeSplit(String splitId) {
-        frontier.removeSplit(splitId);
+    void addPartition(String queue, PartitionSplit partition) {
+        queues.get(queue).addSplit(partition.splitId(), partition.nextOffset());
+        dirty = true;
+    }
+
+    void removePartition(String queue, String partitionSplitId) {
+        queues.get(queue).removeSplit(partitionSplitId);
         dirty = true;
     }
 
     void onPass(PassCompleted pass) {
-        frontier.onPass(pass.safeTimeMicros(), pass.lastOffsets());
+        passSafeTime = Math.max(passSafeTime, pass.safeTimeMicros());
+        for (Map.Entry<String, Frontier> e : queues.entrySet()) {
+            Map<String, Long> lastOffsets = new HashMap<>();
+            List<PassCompleted.PassPartition> rows = pass.queues().get(e.getKey());
+            if (rows != null) {
+                for (PassCompleted.PassPartition row : rows) {
+                    lastOffsets.put(PartitionSplit.splitId(e.getKey(), row.partition(), row.partitionId()), row.lastOffset());
+                }
+            }
+            e.getValue().onPass(pass.safeTimeMicros(), lastOffsets);
+        }
         metrics.onPass(pass.safeTimeMicros());
         dirty = true;
     }
 
-    /** A record was emitted (or dropped below the split's start), or the split moved without one. */
-    void onRead(String splitId, long tsMicros, long nextOffset) {
-        frontier.onRecords(splitId, tsMicros, nextOffset);
+    /** A record was emitted (or dropped below the split's start), or a partition moved without one. */
+    void onRead(String queue, String partitionSplitId, long tsMicros, long nextOffset) {
+        queues.get(queue).onRecords(partitionSplitId, tsMicros, nextOffset);
         dirty = true;
     }
 
-    /** Whether the frontier changed since the watermark was last computed. */
+    /** Whether a frontier changed since they were last computed. */
     boolean pending() {
         return dirty;
     }
 
     /**
-     * The watermark to emit now, if it rose; {@code streaming} says records are still flowing, so
-     * the frontier may be walked less often.
+     * What to emit now; {@code streaming} says records are still flowing, so the frontiers may be
+     * walked less often.
      */
-    OptionalLong advance(boolean streaming) {
-        if (!counted) {
-            counted = true;
-            return OptionalLong.of(NOTHING_YET); // not published: the fetcher paces by real watermarks only
-        }
+    Advance advance(boolean streaming) {
         if (!dirty) {
-            return OptionalLong.empty();
+            return Advance.NONE;
         }
         long now = System.nanoTime();
         if (streaming && now - lastComputedNanos < RECOMPUTE_EVERY_MS * 1_000_000L) {
-            return OptionalLong.empty();
+            return Advance.NONE;
         }
         dirty = false;
         lastComputedNanos = now;
-        OptionalLong watermark = frontier.watermarkMillis();
-        if (watermark.isEmpty() || watermark.getAsLong() <= emitted) {
-            return OptionalLong.empty();
+        List<QueueFrontier> rose = new ArrayList<>(1);
+        long minimum = queues.isEmpty() && passSafeTime != Long.MIN_VALUE ? passSafeTime - guardMicros : Long.MAX_VALUE;
+        boolean allKnown = !queues.isEmpty() || passSafeTime != Long.MIN_VALUE;
+        for (Map.Entry<String, Frontier> e : queues.entrySet()) {
+            OptionalLong f = e.getValue().frontierMicros();
+            Long before = emittedFrontiers.get(e.getKey());
+            if (f.isPresent() && (before == null || f.getAsLong() > before)) {
+                emittedFrontiers.put(e.getKey(), f.getAsLong());
+                rose.add(new QueueFrontier(e.getKey(), f.getAsLong()));
+            }
+            Long latest = emittedFrontiers.get(e.getKey());
+            if (latest == null) {
+                allKnown = false;
+            } else {
+                minimum = Math.min(minimum, latest);
+            }
         }
-        emitted = watermark.getAsLong();
-        metrics.onWatermark(emitted);
-        exchange.publishWatermark(emitted);
-        return watermark;
+        if (!rose.isEmpty()) {
+            exchange.publishFrontiers(emittedFrontiers);
+        }
+        OptionalLong watermark = OptionalLong.empty();
+        if (allKnown) {
+            long millis = Frontier.toWatermarkMillis(minimum);
+            if (millis > emitted) {
+                emitted = millis;
+                metrics.onWatermark(emitted);
+                watermark = OptionalLong.of(millis);
+            }
+        }
+        return rose.isEmpty() && watermark.isEmpty() ? Advance.NONE : new Advance(rose, watermark);
     }
 
     long emitted() {
         return emitted;
+    }
+
+    /** The queue's last emitted frontier, empty before the first. */
+    OptionalLong frontierMicros(String queue) {
+        Long f = emittedFrontiers.get(queue);
+        return f == null ? OptionalLong.empty() : OptionalLong.of(f);
     }
 }

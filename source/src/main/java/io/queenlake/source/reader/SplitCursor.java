@@ -53,7 +53,6 @@ final class SplitCursor {
     private long lastFetchedTs = Long.MIN_VALUE;
     private final List<LostRange> pendingLost = new ArrayList<>();
     private final FetchBudget budget;
-    private boolean pausedByAlignment;
     private boolean listed;
     private boolean gone;
     private boolean warnedAhead;
@@ -89,14 +88,6 @@ final class SplitCursor {
         return !gone && nextOffset == PartitionSplit.SEEK_BY_TIME;
     }
 
-    void pauseForAlignment(boolean paused) {
-        this.pausedByAlignment = paused;
-    }
-
-    boolean pausedForAlignment() {
-        return pausedByAlignment;
-    }
-
     /**
      * Whether the newest complete pass lists this incarnation. Only a listed split is read: fetch
      * and fetch/offsets go by partition name, so a split restored from a checkpoint whose
@@ -119,11 +110,17 @@ final class SplitCursor {
         return listed && !gone && !needsSeek() && readableThrough != UNKNOWN && nextOffset <= readableThrough;
     }
 
-    /** Its last read stamp is more than one window ahead of the reader's watermark (docs/ARCHITECTURE.md "Windows"). */
-    boolean aheadOfWatermark(long watermarkMillis, long maxWindowMs) {
-        return watermarkMillis != Long.MIN_VALUE
-                && lastFetchedTs != Long.MIN_VALUE
-                && Math.floorDiv(lastFetchedTs, 1000L) > watermarkMillis + maxWindowMs;
+    /**
+     * Whether it waits for its queue's frontier {@code frontierMicros} (docs/ARCHITECTURE.md
+     * "Windows"): its last read stamp is more than one window ahead of it, or, while the open
+     * windows are over their memory budget, ahead of it at all (only the partitions holding the
+     * frontier back are read then, so the windows can close).
+     */
+    boolean waitsForFrontier(long frontierMicros, long windowMicros, boolean overBudget) {
+        if (frontierMicros == Long.MIN_VALUE || lastFetchedTs == Long.MIN_VALUE) {
+            return false;
+        }
+        return lastFetchedTs > frontierMicros + (overBudget ? 1 : windowMicros);
     }
 
     /**
@@ -158,7 +155,7 @@ final class SplitCursor {
                     nextOffset = answer.logStartOffset();
                     noteBounds(answer.highWatermark(), answer.logStartOffset());
                     readableThrough = answer.highWatermark() - 1;
-                    items.add(new ReadItem.Moved(nextOffset, false));
+                    items.add(new ReadItem.Moved(split, nextOffset, false));
                     return Outcome.TRIMMED;
                 }
                 return aheadOfLog(answer.highWatermark(), answer.logStartOffset());
@@ -187,7 +184,7 @@ final class SplitCursor {
                 // Retention trimmed while the read was in flight: the broker skipped offsets silently.
                 pendingLost.add(new LostRange(split.partition(), expected, record.offset() - 1));
             }
-            items.add(new ReadItem.Record(record, takePendingLost()));
+            items.add(new ReadItem.Record(split, record, takePendingLost()));
             expected = record.offset() + 1;
             lastFetchedTs = record.tsMicros();
             budget.read(record.tsMicros(), record.payload().length);
@@ -212,7 +209,7 @@ final class SplitCursor {
         nextOffset = answer.offset().orElse(answer.highWatermark());
         noteBounds(answer.highWatermark(), answer.logStartOffset());
         readableThrough = answer.highWatermark() - 1;
-        items.add(new ReadItem.Moved(nextOffset, true));
+        items.add(new ReadItem.Moved(split, nextOffset, true));
         return Outcome.POSITIONED;
     }
 
@@ -220,7 +217,7 @@ final class SplitCursor {
      * This incarnation was replaced (the partition was deleted and re-created): it is never read
      * again, and its offsets not read yet, up to the last one discovery or an answer saw, are lost.
      *
-     * @return the lost ranges that must ride on the new incarnation's first record
+     * @return the lost ranges that must ride on the partition's next record
      */
     List<LostRange> retire(long lastKnownOffset) {
         gone = true;
@@ -270,10 +267,5 @@ final class SplitCursor {
         List<LostRange> taken = List.copyOf(pendingLost);
         pendingLost.clear();
         return taken;
-    }
-
-    /** Gaps inherited from a replaced incarnation ride on this one's first record. */
-    void inheritLost(List<LostRange> lost) {
-        pendingLost.addAll(0, lost);
     }
 }

@@ -81,6 +81,25 @@ public final class Frontier {
     }
 
     /**
+     * The frontier over every split in microseconds: the minimum of theirs, {@code S - guard} with
+     * no split, empty while a split (or the first pass) holds it. Never decreases while the set of
+     * splits does not change.
+     */
+    public OptionalLong frontierMicros() {
+        if (splits.isEmpty()) {
+            return passSafeTime == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(passSafeTime - guardMicros);
+        }
+        long frontier = Long.MAX_VALUE;
+        for (SplitFrontier split : splits.values()) {
+            if (split.frontier == Long.MIN_VALUE) {
+                return OptionalLong.empty();
+            }
+            frontier = Math.min(frontier, split.frontier);
+        }
+        return OptionalLong.of(frontier);
+    }
+
+    /**
      * The reader's watermark in Flink milliseconds: the promise that no record with
      * {@code floor(ts / 1000) <= W} is still to come. Empty until there is one; never decreases.
      */
@@ -105,7 +124,7 @@ public final class Frontier {
     }
 
     /** {@code W = floor((F + 1) / 1000) - 1}: the greatest millisecond wholly at or below {@code F}. */
-    static long toWatermarkMillis(long frontierMicros) {
+    public static long toWatermarkMillis(long frontierMicros) {
         return Math.floorDiv(frontierMicros + 1, 1000L) - 1;
     }
 

@@ -74,8 +74,13 @@ public record StartDecision(Kind kind, long micros) {
 
     /** The split of a partition or incarnation found after the queue's first complete pass. */
     public PartitionSplit laterSplit(String queue, PartitionInfo p) {
+        return laterSplit(queue, p.name(), p.id(), p.logStart());
+    }
+
+    /** The same, from the partition's name, incarnation and log start. */
+    public PartitionSplit laterSplit(String queue, String partition, String partitionId, long logStart) {
         long skipBelow = kind == Kind.POINTER ? micros : Long.MIN_VALUE;
-        return PartitionSplit.atOffset(queue, p.name(), p.id(), Math.max(0, p.logStart()), skipBelow);
+        return PartitionSplit.atOffset(queue, partition, partitionId, Math.max(0, logStart), skipBelow);
     }
 
     /** Records stamped below {@code fromMicros} are skipped: past the end when the partition has none at or above it. */
