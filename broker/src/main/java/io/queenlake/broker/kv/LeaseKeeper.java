@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,6 +61,7 @@ public final class LeaseKeeper {
     private final Map<String, LeaseSlot> slots = new HashMap<>();
     private volatile Set<String> wanted = Set.of();
     private long presenceVersion;
+    private final Map<String, LeaseDoc.Progress> progress = new ConcurrentHashMap<>();
     private boolean closed;
 
     public LeaseKeeper(QueenClient client, SinkKeys keys, String instance, long ttlMs) {
@@ -125,10 +127,10 @@ public final class LeaseKeeper {
         for (String queue : new LinkedHashSet<>(want)) {
             LeaseSlot slot = slots.computeIfAbsent(queue, q -> new LeaseSlot());
             if (slot.status.mine()) {
-                ops.add(new KvOp.Put(SinkKeys.NAMESPACE, keys.lease(queue), doc(), ttl(), KvExpect.version(slot.version), false));
+                ops.add(new KvOp.Put(SinkKeys.NAMESPACE, keys.lease(queue), doc(queue), ttl(), KvExpect.version(slot.version), false));
                 opQueues.add(queue);
             } else if (slot.retryAtMs <= now) {
-                ops.add(new KvOp.PutIfAbsent(SinkKeys.NAMESPACE, keys.lease(queue), doc(), ttl(), false));
+                ops.add(new KvOp.PutIfAbsent(SinkKeys.NAMESPACE, keys.lease(queue), doc(queue), ttl(), false));
                 opQueues.add(queue);
             }
         }
@@ -237,7 +239,7 @@ public final class LeaseKeeper {
         }
         List<KvOp> ops = new ArrayList<>(queues.size());
         for (String queue : queues) {
-            ops.add(new KvOp.Put(SinkKeys.NAMESPACE, keys.lease(queue), doc(), ttl(), KvExpect.version(versions.get(queue)), false));
+            ops.add(new KvOp.Put(SinkKeys.NAMESPACE, keys.lease(queue), doc(queue), ttl(), KvExpect.version(versions.get(queue)), false));
         }
         KvBatches.forEach(ops, (from, batch) -> {
             KvAnswer.Results results = results(batch);
@@ -320,6 +322,25 @@ public final class LeaseKeeper {
             LOG.warn("instance {} could not release its leases ({}); they expire after {} ms", instance, e.getMessage(), ttlMs);
         }
         slots.clear();
+    }
+
+    /**
+     * How far a completed checkpoint closed {@code queue}; the next lease refresh carries it, so
+     * that {@code status} and the lag read from the broker alone see an idle queue advance. Only
+     * ever moves forward (any thread).
+     */
+    public void reportProgress(String queue, LeaseDoc.Progress next) {
+        progress.merge(queue, next, (before, now) -> now.k() >= before.k()
+                && now.closedThroughMicros() >= before.closedThroughMicros() ? now : before);
+    }
+
+    /** The progress the next refresh of {@code queue}'s lease carries. */
+    public Optional<LeaseDoc.Progress> progress(String queue) {
+        return Optional.ofNullable(progress.get(queue));
+    }
+
+    private RawJson doc(String queue) {
+        return RawJson.ofUtf8(new LeaseDoc(instance, incarnation, sinceMs, progress(queue)).toJson());
     }
 
     private RawJson doc() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.queenlake.format.model.Layout;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class KvDocumentsTest {
@@ -49,6 +50,17 @@ class KvDocumentsTest {
         assertThat(text(l.toJson()))
                 .isEqualTo("{\"instance\":\"node-1@host\",\"incarnation\":\"00ff00ff00ff00ff\",\"sinceMs\":1791009464741}");
         assertThat(LeaseDoc.fromJson(l.toJson())).isEqualTo(l);
+    }
+
+    @Test
+    void aLeaseCarriesItsHoldersProgressAndOneWithoutStillReads() {
+        LeaseDoc l = new LeaseDoc("node-1@host", "00ff00ff00ff00ff", 1791009464741L,
+                Optional.of(new LeaseDoc.Progress(12, 1_791_009_460_000_000L)));
+        assertThat(text(l.toJson())).isEqualTo("{\"instance\":\"node-1@host\",\"incarnation\":\"00ff00ff00ff00ff\","
+                + "\"sinceMs\":1791009464741,\"closedK\":12,\"closedThrough\":\"2026-10-03T06:37:40.000000Z\"}");
+        assertThat(LeaseDoc.fromJson(l.toJson())).isEqualTo(l);
+        assertThat(LeaseDoc.fromJson(bytes("{\"instance\":\"i\",\"incarnation\":\"x\",\"sinceMs\":1}")).progress())
+                .isEmpty();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.queenlake.job.cli;
 
+import io.queenlake.broker.kv.CompleteThrough;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.LeaseDoc;
 import io.queenlake.format.model.Micros;
@@ -10,7 +11,10 @@ import java.util.OptionalLong;
 /**
  * What {@code ./queen-lake status} knows of one queue, read from the broker: the KV commit pointer,
  * the lease, and the broker's safeTime; {@link #line()} renders it. Lag is the broker's safeTime
- * minus the pointer's {@code tEnd}: how far the lake's committed edge is behind the broker's clock.
+ * minus {@code completeThrough} ({@link CompleteThrough}: the pointer's {@code tEnd}, or the lease
+ * holder's checkpointed progress once the pointer reached it), the same figure as the
+ * {@code lagSeconds} gauge: it stays near the guard on an idle queue and grows on one that cannot
+ * commit.
  *
  * @param pointerVersion the pointer's KV version, 0 when it does not exist (a pointer that does not
  *     decode never gets here: the status line says what {@code UnreadableDocumentException} says)
@@ -19,10 +23,9 @@ import java.util.OptionalLong;
 record QueueStatus(String queue, Optional<Committed> pointer, long pointerVersion, Optional<LeaseDoc> lease,
         boolean leaseUnreadable, OptionalLong leaseExpiresAtMicros, long safeTimeMicros) {
 
-    /** Seconds from the committed {@code tEnd} to safeTime, when there is a pointer. */
+    /** Milliseconds from completeThrough to safeTime, when either is known. */
     OptionalLong lagMillis() {
-        return pointer.isPresent() ? OptionalLong.of(Math.max(0, safeTimeMicros - pointer.get().tEnd()) / 1000)
-                : OptionalLong.empty();
+        return CompleteThrough.lagMillis(safeTimeMicros, pointer, lease.flatMap(LeaseDoc::progress));
     }
 
     String line() {
@@ -45,6 +48,8 @@ record QueueStatus(String queue, Optional<Committed> pointer, long pointerVersio
             line.append(leaseUnreadable ? "lease unreadable" : "lease free (no job mirrors this queue now)");
         }
         line.append("; ");
+        OptionalLong through = CompleteThrough.of(pointer, lease.flatMap(LeaseDoc::progress));
+        through.ifPresent(t -> line.append("complete through ").append(Micros.render(t)).append(", "));
         OptionalLong lag = lagMillis();
         if (lag.isPresent()) {
             line.append(String.format(Locale.ROOT, "lag %.1f s", lag.getAsLong() / 1000.0)).append(" behind ");

@@ -1,21 +1,23 @@
 package io.queenlake.job.pipeline;
 
-import io.queenlake.job.serde.QueueRecordTypeInfo;
+import io.queenlake.job.serde.QueueEventTypeInfo;
 import io.queenlake.job.sink.LakeSink;
 import io.queenlake.job.window.ClosedWindow;
 import io.queenlake.job.window.ClosedWindowTypeInfo;
 import io.queenlake.job.window.LakeWindowOperator;
 import io.queenlake.job.window.WindowSettings;
 import io.queenlake.source.QueenSource;
-import io.queenlake.source.QueueRecord;
-import org.apache.flink.api.common.typeinfo.Types;
+import io.queenlake.source.QueueEvent;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * The job graph, and nothing else: QueenSource -> keyBy(queue) -> broker-clock windows -> the
- * two-phase lake sink (docs/ARCHITECTURE.md "The job graph"). One tenant per job, so the queue alone is the key.
- * Operator uids are fixed: savepoints taken by one release restore into the next.
+ * The job graph, and nothing else: QueenSource -> per-queue broker-clock windows -> the two-phase
+ * lake sink, in one task (docs/ARCHITECTURE.md "The job graph"). No exchange: the windows run
+ * chained to the source, so a queue's records go from fetch to staged object without a network hop
+ * or a state write, and the reader checkpoints the windows' cut with its split ({@link
+ * ChainCheck} refuses a graph where they would not be chained). Operator uids are fixed:
+ * savepoints taken by one release restore into the next.
  */
 public final class LakePipeline {
 
@@ -27,13 +29,13 @@ public final class LakePipeline {
 
     public static void attach(
             StreamExecutionEnvironment env, QueenSource source, WindowSettings windows, LakeSink sink) {
-        DataStream<QueueRecord> records = env
-                .fromSource(source, source.watermarkStrategy(), "Queen source", QueueRecordTypeInfo.INSTANCE)
+        DataStream<QueueEvent> events = env
+                .fromSource(source, source.watermarkStrategy(), "Queen source", QueueEventTypeInfo.INSTANCE)
                 .uid(SOURCE_UID);
-        DataStream<ClosedWindow> closed = records
-                .keyBy(QueueRecord::queue, Types.STRING)
+        DataStream<ClosedWindow> closed = events
                 .transform("Broker-clock windows", ClosedWindowTypeInfo.INSTANCE, new LakeWindowOperator(windows))
                 .uid(WINDOWS_UID);
         closed.sinkTo(sink).uid(SINK_UID).name("Lake sink");
+        ChainCheck.verify(env, SOURCE_UID, WINDOWS_UID, SINK_UID);
     }
 }

@@ -1,0 +1,19 @@
+package io.queenlake.job.serde;
+
+import io.queenlake.source.QueueEvent;
+
+/**
+ * The type of what QueenSource emits, for the pipeline
+ * ({@code env.fromSource(source, watermarks, name, QueueEventTypeInfo.INSTANCE)}): its edge uses
+ * {@link QueueEventSerializer}, never Kryo.
+ */
+public final class QueueEventTypeInfo extends SingleSerializerTypeInfo<QueueEvent> {
+
+    private static final long serialVersionUID = 1L;
+
+    public static final QueueEventTypeInfo INSTANCE = new QueueEventTypeInfo();
+
+    public QueueEventTypeInfo() {
+        super(QueueEvent.class, QueueEventSerializer.INSTANCE);
+    }
+}
