@@ -1,6 +1,7 @@
 package io.queenlake.source.enumerator;
 
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
@@ -21,6 +22,7 @@ final class EnumeratorMetrics {
     static final String LEASES_HELD = "leasesHeld";
     static final String LEASE_HELD = "leaseHeld";
     static final String INCARNATIONS_REPLACED = "incarnationsReplaced";
+    static final String LAG_SECONDS = "lagSeconds";
     static final String QUEUE_GROUP = "queue";
 
     private final SplitEnumeratorMetricGroup group;
@@ -36,6 +38,8 @@ final class EnumeratorMetrics {
     private static final class QueueMetrics {
         volatile int partitions;
         volatile int leaseHeld;
+        /** Broker safeTime minus completeThrough, NaN until known. */
+        volatile double lagSeconds = Double.NaN;
         Counter replaced;
     }
 
@@ -56,6 +60,7 @@ final class EnumeratorMetrics {
             g.gauge(PARTITIONS_DISCOVERED, (Gauge<Integer>) () -> m.partitions);
             g.gauge(LEASE_HELD, (Gauge<Integer>) () -> m.leaseHeld);
             m.replaced = g.counter(INCARNATIONS_REPLACED);
+            g.gauge(LAG_SECONDS, (Gauge<Double>) () -> m.lagSeconds);
             return m;
         });
     }
@@ -93,6 +98,11 @@ final class EnumeratorMetrics {
 
     void passFailed() {
         failures.inc();
+    }
+
+    /** The queue's lag (docs/ARCHITECTURE.md "Observability"); empty leaves the last value. */
+    void lag(String queue, OptionalLong millis) {
+        millis.ifPresent(ms -> queue(queue).lagSeconds = ms / 1000.0);
     }
 
     void incarnationReplaced(String queue) {

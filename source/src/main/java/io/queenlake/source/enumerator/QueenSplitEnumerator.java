@@ -5,25 +5,33 @@ import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.PartitionInfo;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
+import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.CompleteThrough;
 import io.queenlake.broker.kv.LeaseKeeper;
 import io.queenlake.broker.kv.LeaseStatus;
 import io.queenlake.broker.kv.LeaseView;
+import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.broker.kv.SinkKeys;
+import io.queenlake.broker.kv.UnreadableDocumentException;
+import io.queenlake.format.manifest.LeaseDoc;
 import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.enumerator.start.StartDecision;
 import io.queenlake.source.enumerator.start.StartPlan;
 import io.queenlake.source.enumerator.start.StartPlanLoader;
 import io.queenlake.source.event.PassCompleted;
+import io.queenlake.source.event.QueueProgress;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.QueueSplit;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.apache.flink.api.connector.source.SplitsAssignment;
@@ -60,6 +68,9 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     private final QueenSourceConfig config;
     private final SplitEnumeratorContext<QueueSplit> context;
     private final LeaseKeeper leases;
+    private final CommitPointers pointers;
+    /** Per held queue, how far the readers' last completed checkpoint closed it. */
+    private final Map<String, LeaseDoc.Progress> progress = new HashMap<>();
     private final DiscoveryRun discovery;
     private final PartitionBook book = new PartitionBook();
     private final Assignments assignments = new Assignments();
@@ -89,6 +100,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         this.config = config;
         this.context = context;
         this.leases = new LeaseKeeper(client, new SinkKeys(config.sink()), config.instance(), config.leaseTtlMs());
+        this.pointers = new CommitPointers(client, config.sink());
         this.discovery = new DiscoveryRun(client, new StartPlanLoader(client, config.sink(), config.tenant(), config.lakeRoot()));
         this.metrics = new EnumeratorMetrics(context.metricGroup());
         this.wanted = new WantedQueues(config.queues(), config.allQueues(), config.keyBudget());
@@ -117,16 +129,40 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         LOG.info("QueenSource enumerator of instance {} (incarnation {}) starts: queues {}, sink {}, {} known partitions",
                 leases.instance(), leases.incarnation(), config.allQueues() ? "*" : wanted.names(), config.sink(),
                 book.partitionCount());
-        context.callAsync(leases::tick, this::onLeases, 0, leases.refreshIntervalMs());
+        context.callAsync(this::leaseRound, this::onLeases, 0, leases.refreshIntervalMs());
         context.callAsync(() -> discovery.run(nextInput), this::onDiscovery, 0, config.discoveryIntervalMs());
     }
 
     // ---------------------------------------------------------------- leases
 
-    private void onLeases(LeaseView view, Throwable error) {
+    /** One lease round and the pointers of the queues it holds (for the lag), off the coordinator thread. */
+    private record LeaseRound(LeaseView view, Map<String, ObservedPointer> pointers) {}
+
+    private LeaseRound leaseRound() {
+        LeaseView view = leases.tick();
+        List<String> held = new ArrayList<>();
+        view.statuses().forEach((queue, status) -> {
+            if (status.mine()) {
+                held.add(queue);
+            }
+        });
+        Map<String, ObservedPointer> read = Map.of();
+        try {
+            read = held.isEmpty() ? Map.of() : pointers.readAll(held);
+        } catch (QueenException | UnreadableDocumentException e) {
+            LOG.debug("could not read the commit pointers for lagSeconds; it keeps its last value: {}", e.getMessage());
+        }
+        return new LeaseRound(view, read);
+    }
+
+    private void onLeases(LeaseRound round, Throwable error) {
         if (error != null) {
             throw AsyncFailures.failure(error);
         }
+        LeaseView view = round.view();
+        round.pointers().forEach((queue, pointer) -> metrics.lag(queue,
+                lastSafeTime == Long.MIN_VALUE ? OptionalLong.empty()
+                        : CompleteThrough.lagMillis(lastSafeTime, pointer.pointer(), Optional.ofNullable(progress.get(queue)))));
         boolean won = wanted.onLeases(view);
         nextInput = plan();
         updateMetrics();
@@ -241,7 +277,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         if (added) {
             // Ask for the new queues' leases now, not a lease interval (a third of the TTL) later; a
             // won lease then runs its discovery at once (onLeases).
-            context.callAsync(leases::tick, this::onLeases);
+            context.callAsync(this::leaseRound, this::onLeases);
         }
     }
 
@@ -317,6 +353,23 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
             }
         }
         return best;
+    }
+
+    /** A reader's checkpoint completed: the next lease refresh of each queue carries how far it closed it. */
+    @Override
+    public void handleSourceEvent(int subtaskId, SourceEvent event) {
+        if (event instanceof QueueProgress reported) {
+            reported.queues().forEach((queue, closed) -> {
+                if (mine(queue)) {
+                    LeaseDoc.Progress next = new LeaseDoc.Progress(closed.k(), closed.closedThroughMicros());
+                    progress.merge(queue, next, (before, now) -> now.k() >= before.k()
+                            && now.closedThroughMicros() >= before.closedThroughMicros() ? now : before);
+                    leases.reportProgress(queue, next);
+                }
+            });
+        } else {
+            LOG.warn("QueenSource enumerator ignores an unknown source event {} from reader {}", event, subtaskId);
+        }
     }
 
     @Override

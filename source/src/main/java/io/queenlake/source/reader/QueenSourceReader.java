@@ -7,12 +7,16 @@ import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueFrontier;
 import io.queenlake.source.event.PassCompleted;
+import io.queenlake.source.event.QueueProgress;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.QueueSplit;
 import io.queenlake.source.split.QueueSplitState;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.ReaderOutput;
@@ -47,6 +51,9 @@ public final class QueenSourceReader
     private final PassExchange exchange;
     /** Completed when a frontier moved while the reader had nothing to poll, so it goes out. */
     private CompletableFuture<Void> frontierMoved = new CompletableFuture<>();
+    /** Per checkpoint not yet complete, how far it closed each queue (sent when it completes). */
+    private final TreeMap<Long, Map<String, QueueProgress.Closed>> progressAt = new TreeMap<>();
+    private Map<String, QueueProgress.Closed> snapshotting;
 
     private QueenSourceReader(QueenClient client, QueenSourceConfig config, SourceReaderContext context,
             QueenSourceMetrics metrics, PassExchange exchange, ReaderWatermarks watermarks, QueenRecordEmitter emitter) {
@@ -122,9 +129,48 @@ public final class QueenSourceReader
     }
 
     @Override
+    public List<QueueSplit> snapshotState(long checkpointId) {
+        snapshotting = new HashMap<>();
+        try {
+            List<QueueSplit> splits = super.snapshotState(checkpointId);
+            progressAt.put(checkpointId, snapshotting);
+            return splits;
+        } finally {
+            snapshotting = null;
+        }
+    }
+
+    @Override
     protected QueueSplit toSplitType(String splitId, QueueSplitState state) {
         Optional<OpenWindows.Snapshot> windows = OpenWindows.ofThisTask().flatMap(w -> w.snapshot(state.queue()));
+        if (snapshotting != null) {
+            windows.flatMap(w -> closedThrough(state.queue(), w)).ifPresent(c -> snapshotting.put(state.queue(), c));
+        }
         return state.toSplit(windows);
+    }
+
+    /**
+     * How far the windows' cut closed the queue: with nothing open every record at or below the
+     * frontier they were given is in a closed window, else every record below the last closed
+     * window's {@code tEnd} is.
+     */
+    private Optional<QueueProgress.Closed> closedThrough(String queue, OpenWindows.Snapshot windows) {
+        long through = windows.cut().lastEnd();
+        if (windows.firstOpenOffsets().isEmpty() && watermarks.frontierMicros(queue).isPresent()) {
+            through = Math.max(through, watermarks.frontierMicros(queue).getAsLong() + 1);
+        }
+        return through == Long.MIN_VALUE ? Optional.empty() : Optional.of(new QueueProgress.Closed(windows.cut().k(), through));
+    }
+
+    /** The checkpoint holds the windows' cuts it took: the enumerator carries that progress in the leases. */
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        Map<String, QueueProgress.Closed> progress = progressAt.remove(checkpointId);
+        progressAt.headMap(checkpointId).clear();
+        if (progress != null && !progress.isEmpty()) {
+            context.sendSourceEventToCoordinator(new QueueProgress(progress));
+        }
     }
 
     @Override

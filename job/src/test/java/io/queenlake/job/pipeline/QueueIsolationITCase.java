@@ -1,0 +1,174 @@
+package io.queenlake.job.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.queenlake.broker.client.PushItem;
+import io.queenlake.broker.client.RawJson;
+import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.model.LogRecord;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One queue never waits for another (docs/ARCHITECTURE.md "Time"): each queue's windows close on
+ * its own frontier, a queue found while the job runs starts its own windows, and what a checkpoint
+ * holds is where to read again, not the open windows' records.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class QueueIsolationITCase {
+
+    @RegisterExtension
+    static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    @TempDir
+    static Path dir;
+
+    static final List<String> PARTITIONS = List.of("p0", "p1", "p2", "p3");
+
+    private static PipelineRig rig;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        rig = new PipelineRig(dir);
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        rig.close();
+    }
+
+    @Test
+    void aLiveQueueKeepsCommittingWithinItsBoundWhileAnotherBackfillsTwentyWindowsInTheSameTask(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        long windowMs = 500;
+        SeededProducer backlog = new SeededProducer(rig.client, 17, List.of("backlog"), PARTITIONS, 800, 300);
+        backlog.pushRoundsOnClock(rig, 100, windowMs);
+        long backlogEnd = PipelineRig.lastStamp(BrokerLog.read(rig.client, "backlog", PARTITIONS));
+        LakeJob spec = LakeJob.of("isolated", rig.fileRoot("isolated"), List.of("backlog", "live"))
+                .parallelism(1).windowMs(windowMs);
+        AtomicBoolean pushing = new AtomicBoolean(true);
+        Thread live = new Thread(() -> {
+            int i = 0;
+            while (pushing.get()) {
+                rig.client.push(List.of(new PushItem("live", "p0", Optional.empty(), RawJson.ofUtf8("{\"i\":" + i++ + "}"))));
+                sleep(20);
+            }
+        }, "live-producer");
+        live.start();
+        RunningJob job = rig.start(spec);
+        CommitPointers pointers = rig.pointers(spec.sink());
+        List<Long> lateness = new ArrayList<>();
+        long lastK = 0;
+        long deadline = System.nanoTime() + PipelineRig.COVER_TIMEOUT.toNanos();
+        long started = System.nanoTime();
+        long backfillMs = -1;
+        while (backfillMs < 0) {
+            job.assertRunning();
+            assertThat(System.nanoTime()).as("the backfill within the cover timeout").isLessThan(deadline);
+            Optional<Committed> now = pointers.read("live").pointer();
+            if (now.isPresent() && now.get().k() > lastK) {
+                // The first live window also waited for the job to start; the others only for their own frontier.
+                if (lastK > 0) {
+                    lateness.add((rig.brokerMicros() - now.get().tEnd()) / 1000);
+                }
+                lastK = now.get().k();
+            }
+            Optional<Committed> b = pointers.read("backlog").pointer();
+            if (b.isPresent() && b.get().tEnd() > backlogEnd) {
+                backfillMs = (System.nanoTime() - started) / 1_000_000;
+            }
+            Thread.sleep(5);
+        }
+        pushing.set(false);
+        live.join();
+        job.cancel();
+        long bound = windowMs + PipelineRig.GUARD_MS + 2 * PipelineRig.CHECKPOINT_MS;
+        long worst = lateness.stream().mapToLong(Long::longValue).max().orElse(-1);
+        System.out.printf("isolation: a backlog of %d records over 100 windows of %d ms was mirrored %d ms after the job"
+                + " started; meanwhile the live queue committed %d more windows, each this many ms after its tEnd: %s"
+                + " (worst %d; bound window + guard + 2 checkpoint intervals = %d)%n",
+                backlog.queued(), windowMs, backfillMs, lateness.size(), lateness, worst, bound);
+        assertThat(lateness).as("live windows committed during the backfill").hasSizeGreaterThanOrEqualTo(3);
+        assertThat(worst).as("the live queue's commit lateness during the backfill, ms: %s", lateness)
+                .isLessThanOrEqualTo(bound);
+        rig.assertExactlyOnce(spec, Map.of("backlog", BrokerLog.read(rig.client, "backlog", PARTITIONS)));
+    }
+
+    @Test
+    void aQueueCreatedWhileTheJobRunsUnderStarIsMirroredWithoutARestart(@InjectMiniCluster MiniCluster cluster)
+            throws Exception {
+        SeededProducer first = new SeededProducer(rig.client, 3, List.of("star-a"), PARTITIONS);
+        first.pushRounds(5, 0);
+        LakeJob spec = LakeJob.of("star", rig.fileRoot("star"), List.of("*")).parallelism(1);
+        RunningJob job = rig.start(spec);
+        rig.awaitCovered(job, Map.of("star-a", BrokerLog.read(rig.client, "star-a", PARTITIONS)));
+        // Pushed while the job runs: by the time the tenant's queues are listed again, its records are
+        // older than every frontier the job has emitted for star-a.
+        SeededProducer second = new SeededProducer(rig.client, 4, List.of("star-b"), PARTITIONS);
+        second.pushRounds(5, 0);
+        rig.advanceClock(3 * PipelineRig.WINDOW_MS);
+        first.pushRound();
+        Map<String, List<LogRecord>> logs = Map.of(
+                "star-a", BrokerLog.read(rig.client, "star-a", PARTITIONS),
+                "star-b", BrokerLog.read(rig.client, "star-b", PARTITIONS));
+        rig.awaitCovered(job, logs);
+        AccessExecutionGraph graph = cluster.getExecutionGraph(job.client().getJobID()).get(10, TimeUnit.SECONDS);
+        job.cancel();
+        assertThat(graph.getStatusTimestamp(JobStatus.RESTARTING)).as("the job never restarted").isZero();
+        rig.assertExactlyOnce(spec, logs);
+    }
+
+    @Test
+    void aCheckpointDuringABackfillHoldsUnderOneKibibytePerPartitionWhateverTheWindow(
+            @InjectMiniCluster MiniCluster cluster) throws Exception {
+        SeededProducer backlog = new SeededProducer(rig.client, 23, List.of("big-windows"), PARTITIONS, 1_000, 400);
+        backlog.pushRoundsOnClock(rig, 20, 5_000);
+        // Minute windows: a backfill of 100 s of broker time keeps most of its records in open windows.
+        LakeJob spec = LakeJob.of("small-checkpoints", rig.fileRoot("small-checkpoints"), List.of("big-windows"))
+                .parallelism(1).windowMs(60_000);
+        RunningJob job = rig.start(spec);
+        Map<String, List<LogRecord>> logs = Map.of("big-windows", BrokerLog.read(rig.client, "big-windows", PARTITIONS));
+        rig.advanceClock(60_000);
+        backlog.pushRound();
+        logs = Map.of("big-windows", BrokerLog.read(rig.client, "big-windows", PARTITIONS));
+        rig.awaitCovered(job, logs);
+        AccessExecutionGraph graph = cluster.getExecutionGraph(job.client().getJobID()).get(10, TimeUnit.SECONDS);
+        job.cancel();
+        long completed = graph.getCheckpointStatsSnapshot().getCounts().getNumberOfCompletedCheckpoints();
+        long peak = graph.getCheckpointStatsSnapshot().getSummaryStats().getStateSizeStats().getMaximum();
+        long payload = logs.get("big-windows").stream().mapToLong(r -> r.payload() == null ? 0 : r.payload().length).sum();
+        System.out.printf("checkpoints: %d completed while %d records (%d payload bytes) in 60 s windows were mirrored;"
+                + " the largest held %d bytes for %d partitions%n", completed, logs.get("big-windows").size(), payload,
+                peak, PARTITIONS.size());
+        assertThat(completed).isPositive();
+        assertThat(peak).as("peak checkpoint bytes").isLessThan(1024L * PARTITIONS.size());
+        rig.assertExactlyOnce(spec, logs);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
