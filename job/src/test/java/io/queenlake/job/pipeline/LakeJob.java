@@ -28,7 +28,8 @@ record LakeJob(
         CrashPoint crashAt,
         long crashFromK,
         String savepoint,
-        long windowMs) {
+        long windowMs,
+        long memoryMb) {
 
     /** Large enough that no test window is size-cut unless a test asks for it. */
     static final long NO_CUT = 64L * 1024 * 1024;
@@ -45,51 +46,57 @@ record LakeJob(
     static LakeJob of(String sink, String root, List<String> queues) {
         return new LakeJob(sink, root, queues,
                 new WriterSettings(new Format.Jsonl(Compression.ZSTD), Layout.MERGED, Align.HOUR, NO_CUT),
-                2, StartMode.EARLIEST, 3, 0, null, 0, null, PipelineRig.WINDOW_MS);
+                2, StartMode.EARLIEST, 3, 0, null, 0, null, PipelineRig.WINDOW_MS, 512);
     }
 
     LakeJob writer(WriterSettings settings) {
         return new LakeJob(sink, root, queues, settings, parallelism, start, checkpointEvery, restartAttempts, crashAt,
-                crashFromK, savepoint, windowMs);
+                crashFromK, savepoint, windowMs, memoryMb);
     }
 
     LakeJob parallelism(int p) {
         return new LakeJob(sink, root, queues, writer, p, start, checkpointEvery, restartAttempts, crashAt, crashFromK,
-                savepoint, windowMs);
+                savepoint, windowMs, memoryMb);
     }
 
     /** A checkpoint object every {@code every} windows (0: none). */
     LakeJob checkpointEvery(int every) {
         return new LakeJob(sink, root, queues, writer, parallelism, start, every, restartAttempts, crashAt, crashFromK,
-                savepoint, windowMs);
+                savepoint, windowMs, memoryMb);
     }
 
     LakeJob restoredFrom(String savepointPath) {
         return new LakeJob(sink, root, queues, writer, parallelism, start, checkpointEvery, restartAttempts, crashAt,
-                crashFromK, savepointPath, windowMs);
+                crashFromK, savepointPath, windowMs, memoryMb);
     }
 
     LakeJob restarts(int attempts) {
         return new LakeJob(sink, root, queues, writer, parallelism, start, checkpointEvery, attempts, crashAt,
-                crashFromK, savepoint, windowMs);
+                crashFromK, savepoint, windowMs, memoryMb);
     }
 
     /** Crashes once at {@code point} on the first window numbered {@code fromK} or above; Flink may restart 3 times. */
     LakeJob crashOnceAt(CrashPoint point, long fromK) {
         return new LakeJob(sink, root, queues, writer, parallelism, start, checkpointEvery, Math.max(restartAttempts, 3),
-                point, fromK, savepoint, windowMs);
+                point, fromK, savepoint, windowMs, memoryMb);
     }
 
     /** Windows of {@code ms} milliseconds instead of {@value PipelineRig#WINDOW_MS}. */
     LakeJob windowMs(long ms) {
         return new LakeJob(sink, root, queues, writer, parallelism, start, checkpointEvery, restartAttempts, crashAt,
-                crashFromK, savepoint, ms);
+                crashFromK, savepoint, ms, memoryMb);
+    }
+
+    /** Open windows bounded by {@code mb} MiB ({@code QUEEN_S3_MEMORY_MB}) instead of the default 512. */
+    LakeJob memoryMb(long mb) {
+        return new LakeJob(sink, root, queues, writer, parallelism, start, checkpointEvery, restartAttempts, crashAt,
+                crashFromK, savepoint, windowMs, mb);
     }
 
     /** The same job writing another lake under another sink name (a control run). */
     LakeJob asSink(String otherSink, String otherRoot) {
         return new LakeJob(otherSink, otherRoot, queues, writer, parallelism, start, checkpointEvery, restartAttempts,
-                crashAt, crashFromK, savepoint, windowMs);
+                crashAt, crashFromK, savepoint, windowMs, memoryMb);
     }
 
     /** The job's instance name in leases: stable per sink, as a redeployment of the same job keeps it. */

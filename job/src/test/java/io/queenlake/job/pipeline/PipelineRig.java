@@ -118,7 +118,8 @@ final class PipelineRig implements AutoCloseable {
                 .requestTimeoutMs(5_000)
                 .build();
         WindowSettings windows = new WindowSettings(TENANT, job.sink(), job.windowMs(), job.writer().align(),
-                job.writer().targetBytes(), job.checkpointEvery(), url, null, Duration.ofSeconds(5));
+                job.writer().targetBytes(), job.checkpointEvery(), url, null, Duration.ofSeconds(5),
+                job.memoryMb() << 20);
         LakeSinkBuilder sinkBuilder = LakeSink.builder()
                 .root(job.root())
                 .brokerUrl(url)
