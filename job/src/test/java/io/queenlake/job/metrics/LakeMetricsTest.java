@@ -34,17 +34,6 @@ class LakeMetricsTest {
     }
 
     @Test
-    void lagIsTheBrokersSafeTimeMinusTheCommittedEndInSeconds() {
-        LakeMetrics metrics = new LakeMetrics(registered);
-        metrics.recordCommitted(manifest("orders", 1, 1, 1, List.of()));
-        assertThat(gauge("queue=orders." + LakeMetrics.LAG_SECONDS)).isEqualTo(0.0);
-
-        metrics.recordSafeTime(T + 300_000_000L + 42_500_000L);
-
-        assertThat(gauge("queue=orders." + LakeMetrics.LAG_SECONDS)).isEqualTo(42.5);
-    }
-
-    @Test
     void aReplayedWindowMovesCommittedKButCountsNothing() {
         LakeMetrics metrics = new LakeMetrics(registered);
 

@@ -38,9 +38,6 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  * retriable bucket and broker failures are retried later, and a later window of the same queue
  * never overtakes an earlier one. Any other failure of a queue (a refused pointer, a missing
  * object) fails the task once every queue's run ended.
- *
- * <p>The broker's safeTime behind {@code lagSeconds} is read by a {@link SafeTimeRefresh} after
- * the call, on a thread of its own: no commit call waits for it.
  */
 public final class LakeCommitter implements Committer<WindowCommittable> {
 
@@ -55,7 +52,6 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
     private final QueueCommitter queues;
     private final ExecutorService queueThreads;
     private final ExecutorService bucketThreads;
-    private final SafeTimeRefresh safeTime;
 
     public LakeCommitter(LakeSinkConfig config, LakeMetrics metrics) throws IOException {
         this(config, metrics, config.newClient());
@@ -69,8 +65,6 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
         this.bucketThreads = SinkThreads.pool(BUCKET_THREADS, "lake-committer-" + config.sinkName() + "-bucket");
         this.queues = new QueueCommitter(config, metrics, pointers,
                 new Intents(client, config.sinkName()), new LakeObjects(config), bucketThreads);
-        this.safeTime = new SafeTimeRefresh(client, metrics::recordSafeTime,
-                SinkThreads.pool(1, "lake-committer-" + config.sinkName() + "-safetime"));
     }
 
     @Override
@@ -110,7 +104,6 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
                         .mapToInt(CommitRequest::getNumberOfRetries).max().orElse(0));
             }
         }
-        safeTime.request();
         // A fenced queue stops the job for good, whatever happened to the others.
         if (fenced != null) {
             throw fenced;
@@ -134,6 +127,5 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
     public void close() {
         queueThreads.shutdownNow();
         bucketThreads.shutdownNow();
-        safeTime.close();
     }
 }
