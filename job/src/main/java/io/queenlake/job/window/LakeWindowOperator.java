@@ -46,7 +46,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Flink watermarks are forwarded and close nothing, {@code Long.MAX_VALUE} (a drain)
  *       included: open windows stay open and are read again after a restart;
  *   <li>over the memory budget ({@code QUEEN_S3_MEMORY_MB}, per task manager: {@link OpenWindowBudget})
- *       the queue holding the most closes its oldest open window early at its frontier.
+ *       the queue holding the most (of those with records at or below their frontier) closes its
+ *       oldest open window early at its frontier, and the reader pauses partitions ahead of their
+ *       queue's frontier ({@link #overBudget()}).
  * </ul>
  */
 public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindow>
@@ -62,6 +64,8 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
     private transient WindowMetrics metrics;
     private transient OpenWindowBudget.Account budget;
     private transient Consumer<ClosedWindow> emitter;
+    /** No queue can cut early until a frontier moves or a queue starts: over the budget, records then skip the scan. */
+    private transient boolean nothingToCut;
 
     public LakeWindowOperator(WindowSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -88,13 +92,15 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
         QueueEvent event = element.getValue();
         if (event instanceof QueueRecord record) {
             started(record.queue()).add(record);
-            if (budget.overBudget()) {
+            if (budget.overBudget() && !nothingToCut) {
                 cutTheLargest();
             }
         } else if (event instanceof QueueFrontier frontier) {
             started(frontier.queue()).advance(frontier.frontierMicros(), emitter);
+            nothingToCut = false;
         } else if (event instanceof QueueStart start) {
             start(start);
+            nothingToCut = false;
         }
     }
 
@@ -138,15 +144,21 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
         queues.put(queue, new QueueWindows(queue, start, settings, metrics.of(queue), budget));
     }
 
-    /** Over the budget: the queue holding the most in this operator closes its oldest open window at its frontier. */
+    /**
+     * Over the budget: of the queues holding records at or below their frontier, the one holding
+     * the most in this operator closes its oldest open window early at its frontier. One cut per
+     * record that finds the budget exceeded, so cuts stop as soon as the total is back under it.
+     */
     private void cutTheLargest() {
         QueueWindows largest = null;
         for (QueueWindows windows : queues.values()) {
-            if (largest == null || windows.weight() > largest.weight()) {
+            if (windows.canCutEarly() && (largest == null || windows.weight() > largest.weight())) {
                 largest = windows;
             }
         }
-        if (largest != null && largest.weight() > 0) {
+        if (largest == null) {
+            nothingToCut = true;
+        } else {
             largest.cutEarly(emitter);
         }
     }

@@ -246,13 +246,10 @@ final class QueueWindows {
      * @return whether anything closed
      */
     boolean cutEarly(Consumer<ClosedWindow> out) {
-        if (redo != null || cells.isEmpty() || frontier == Long.MIN_VALUE) {
+        if (!canCutEarly()) {
             return false;
         }
         Cell cell = cells.firstEntry().getValue();
-        if (cell.minTs > frontier) {
-            return false;
-        }
         ArrayList<QueueRecord> closing = new ArrayList<>();
         ArrayList<QueueRecord> staying = new ArrayList<>();
         long closingBytes = 0;
@@ -285,6 +282,14 @@ final class QueueWindows {
                 queue, WindowOptions.MEMORY_MB.envName(), settings.memoryBytes(), firstK, k, closing.size(),
                 closingBytes, frontier + 1, heldBefore, weight());
         return true;
+    }
+
+    /**
+     * Whether {@link #cutEarly} would close anything: an open record at or below the frontier,
+     * outside a redo window. Only a frontier that moves (or a new start) changes the answer.
+     */
+    boolean canCutEarly() {
+        return redo == null && !cells.isEmpty() && cells.firstEntry().getValue().minTs <= frontier;
     }
 
     private void release(long records, long bytes) {

@@ -600,6 +600,40 @@ class LakeWindowOperatorTest {
     }
 
     @Test
+    void overTheMemoryBudgetAQueueWithNothingAtOrBelowItsFrontierIsPassedOverUntilItsFrontierMoves()
+            throws Exception {
+        WindowSettings settings = settings("memory-stuck", 1 << 20, 0).withMemoryBytes(6 * OpenWindowBudget.weight(100));
+        String payload = "x".repeat(100);
+        try (var h = harness(settings)) {
+            h.open();
+            start(h, "stuck", "ready");
+            send(h, record("ready", "r", 0, T0 + 10, payload));
+            send(h, record("ready", "r", 1, T0 + 20, payload));
+            frontier(h, "ready", T0 + 30);
+            for (int i = 0; i < 5; i++) {
+                send(h, record("stuck", "s", i, T0 + 100 + 10 * i, payload));
+            }
+            assertThat(drain(h)).as("the largest holds nothing at or below its frontier (it has none yet)")
+                    .singleElement().satisfies(w -> {
+                        assertThat(w.queue()).isEqualTo("ready");
+                        assertThat(w.window().bounds()).isEqualTo(new WindowBounds(T0, T0 + 31));
+                    });
+            send(h, record("stuck", "s", 5, T0 + 150, payload));
+            send(h, record("stuck", "s", 6, T0 + 160, payload));
+            assertThat(operator(h).overBudget()).isTrue();
+            assertThat(drain(h)).as("nothing can close early").isEmpty();
+            frontier(h, "stuck", T0 + 150);
+            send(h, record("stuck", "s", 7, T0 + 170, payload));
+            assertThat(drain(h)).singleElement().satisfies(w -> {
+                assertThat(w.queue()).isEqualTo("stuck");
+                assertThat(w.window().bounds()).isEqualTo(new WindowBounds(T0, T0 + 151));
+                assertThat(w.window().records()).extracting(LogRecord::offset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+            });
+            assertThat(operator(h).overBudget()).isFalse();
+        }
+    }
+
+    @Test
     void theOperatorHoldsNoFlinkState() throws Exception {
         try (var h = harness(settings("stateless", 1 << 20, 0))) {
             h.open();
