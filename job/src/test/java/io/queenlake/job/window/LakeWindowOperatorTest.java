@@ -33,6 +33,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -630,6 +631,154 @@ class LakeWindowOperatorTest {
                 assertThat(w.window().records()).extracting(LogRecord::offset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
             });
             assertThat(operator(h).overBudget()).isFalse();
+        }
+    }
+
+    @Test
+    void underRandomArrivalsFrontiersAndMemoryCutsEveryRecordIsInExactlyOneWindowAndWindowsTile() throws Exception {
+        long seed = 20261201L;
+        Random random = new Random(seed);
+        long hour = 60 * W;
+        WindowSettings settings = settings("random", 700, 0).withMemoryBytes(25 * OpenWindowBudget.weight(20));
+        List<LogRecord> sent = new ArrayList<>();
+        Set<Long> frontiers = new HashSet<>();
+        Map<LogRecord, Boolean> open = new java.util.LinkedHashMap<>();
+        List<ClosedWindow> out = new ArrayList<>();
+        try (var h = harness(settings)) {
+            h.open();
+            start(h, "orders");
+            String[] partitions = {"a", "b", "c"};
+            long[] lastTs = new long[partitions.length];
+            long[] nextOffset = new long[partitions.length];
+            long f = T0 - 1;
+            while (f < T0 + 3 * hour) {
+                if (random.nextInt(8) == 0) {
+                    f += random.nextInt((int) (W / 2));
+                    frontier(h, "orders", f);
+                    frontiers.add(f);
+                } else {
+                    int p = random.nextInt(partitions.length);
+                    long ts = Math.max(lastTs[p], f + 1) + (random.nextInt(4) == 0 ? random.nextInt((int) (2 * W)) : 0);
+                    lastTs[p] = ts;
+                    QueueRecord r = record("orders", partitions[p], nextOffset[p]++, ts, "x".repeat(1 + random.nextInt(40)));
+                    send(h, r);
+                    sent.add(r.record());
+                    open.put(r.record(), true);
+                }
+                for (ClosedWindow w : drain(h)) {
+                    out.add(w);
+                    w.window().records().forEach(open::remove);
+                }
+                if (random.nextInt(50) == 0) {
+                    Map<String, Long> expected = new HashMap<>();
+                    for (LogRecord r : open.keySet()) {
+                        expected.merge(PartitionSplit.splitId("orders", r.partition(), r.partitionId()), r.offset(),
+                                Math::min);
+                    }
+                    assertThat(operator(h).snapshot("orders").orElseThrow().firstOpenOffsets()).as("seed %d", seed)
+                            .isEqualTo(expected);
+                }
+            }
+            frontier(h, "orders", Math.max(f, java.util.Arrays.stream(lastTs).max().orElseThrow()) + 3 * hour);
+            out.addAll(drain(h));
+        }
+        assertThat(out).as("seed %d: windows closed early, at a frontier inside their cell", seed)
+                .filteredOn(w -> w.window().tEnd() % W != 0 && frontiers.contains(w.window().tEnd() - 1))
+                .hasSizeGreaterThan(20);
+        for (int i = 0; i < out.size(); i++) {
+            WindowInput w = out.get(i).window();
+            assertThat(w.k()).isEqualTo(i + 1L);
+            assertThat(Math.floorDiv(w.tStart(), hour)).as("seed %d: k=%d stays in its hour", seed, w.k())
+                    .isEqualTo(Math.floorDiv(w.tEnd() - 1, hour));
+            for (LogRecord r : w.records()) {
+                assertThat(r.tsMicros()).as("seed %d k=%d", seed, w.k()).isBetween(w.tStart(), w.tEnd() - 1);
+            }
+            if (i > 0) {
+                long previousEnd = out.get(i - 1).window().tEnd();
+                assertThat(w.tStart() == previousEnd || (w.tStart() > previousEnd && w.tStart() % hour == 0))
+                        .as("seed %d: k=%d starts where k-1 ended or at an hour between", seed, w.k()).isTrue();
+            }
+        }
+        List<LogRecord> inWindows = out.stream().flatMap(w -> w.window().records().stream()).toList();
+        assertThat(new HashSet<>(inWindows)).as("seed %d: no record twice", seed).hasSameSizeAs(inWindows);
+        assertThat(inWindows).as("seed %d: every record once", seed).containsExactlyInAnyOrderElementsOf(sent);
+    }
+
+    /** A queue's events as a reader emits them: records per partition in offset order, stamps not going back, frontiers kept. */
+    private static List<QueueEvent> randomEvents(Random random, int count) {
+        String[] partitions = {"a", "b", "c"};
+        long[] lastTs = new long[partitions.length];
+        long[] nextOffset = new long[partitions.length];
+        long f = T0 - 1;
+        List<QueueEvent> events = new ArrayList<>();
+        while (events.size() < count) {
+            if (random.nextInt(8) == 0) {
+                f += random.nextInt((int) (W / 2));
+                events.add(new QueueFrontier("orders", f));
+            } else {
+                int p = random.nextInt(partitions.length);
+                long ts = Math.max(lastTs[p], f + 1) + (random.nextInt(4) == 0 ? random.nextInt((int) (2 * W)) : 0);
+                lastTs[p] = ts;
+                events.add(record("orders", partitions[p], nextOffset[p]++, ts, "x".repeat(1 + random.nextInt(40))));
+            }
+        }
+        events.add(new QueueFrontier("orders", java.util.Arrays.stream(lastTs).max().orElseThrow() + 120 * W));
+        return events;
+    }
+
+    @Test
+    void aRestoreFromACutReReadsOnlyTheOpenRecordsAndEveryRecordEndsInExactlyOneWindow() throws Exception {
+        for (long seed = 1; seed <= 3; seed++) {
+            Random random = new Random(seed);
+            WindowSettings settings = settings("restore-cut", 700, 0).withMemoryBytes(25 * OpenWindowBudget.weight(20));
+            List<QueueEvent> events = randomEvents(random, 3_000);
+            int at = 500 + random.nextInt(2_000);
+            List<ClosedWindow> windows = new ArrayList<>();
+            OpenWindows.Snapshot cut;
+            try (var h = harness(settings)) {
+                h.open();
+                start(h, "orders");
+                for (QueueEvent e : events.subList(0, at)) {
+                    send(h, e);
+                }
+                windows.addAll(drain(h));
+                cut = operator(h).snapshot("orders").orElseThrow();
+                // Windows closed after the checkpoint are forgotten with the failure.
+                for (QueueEvent e : events.subList(at, events.size())) {
+                    send(h, e);
+                }
+            }
+            try (var h = harness(settings)) {
+                h.open();
+                send(h, new QueueStart("orders", Optional.of(cut.cut())));
+                for (QueueEvent e : events.subList(0, at)) {
+                    if (e instanceof QueueRecord r) {
+                        Long from = cut.firstOpenOffsets().get(
+                                PartitionSplit.splitId("orders", r.record().partition(), r.record().partitionId()));
+                        if (from != null && r.record().offset() >= from) {
+                            send(h, r);
+                        }
+                    }
+                }
+                for (QueueEvent e : events.subList(at, events.size())) {
+                    send(h, e);
+                }
+                windows.addAll(drain(h));
+            }
+            for (int i = 0; i < windows.size(); i++) {
+                assertThat(windows.get(i).k()).as("seed %d", seed).isEqualTo(i + 1L);
+                if (i > 0) {
+                    long previousEnd = windows.get(i - 1).window().tEnd();
+                    long tStart = windows.get(i).window().tStart();
+                    assertThat(tStart == previousEnd || (tStart > previousEnd && tStart % (60 * W) == 0))
+                            .as("seed %d: k=%d tiles", seed, i + 1).isTrue();
+                }
+            }
+            List<LogRecord> inWindows = windows.stream().flatMap(w -> w.window().records().stream()).toList();
+            List<LogRecord> sent = events.stream().filter(e -> e instanceof QueueRecord)
+                    .map(e -> ((QueueRecord) e).record()).toList();
+            assertThat(inWindows).as("seed %d: every record once, across the restore", seed)
+                    .containsExactlyInAnyOrderElementsOf(sent);
         }
     }
 
