@@ -50,6 +50,7 @@ public record LakeSettings(
         long leaseTtlMs,
         int checkpointEvery,
         int multipartThresholdMb,
+        int memoryMb,
         String instance,
         String queenUrl,
         String queenToken,
@@ -158,7 +159,7 @@ public record LakeSettings(
 
     public WindowSettings windowSettings() {
         return new WindowSettings(tenant, sink, maxWindowMs, writer.align(), writer.targetBytes(), checkpointEvery,
-                queenUrl, queenToken, BROKER_REQUEST_TIMEOUT);
+                queenUrl, queenToken, BROKER_REQUEST_TIMEOUT, memoryMb * 1024L * 1024L);
     }
 
     public LakeSink lakeSink() {
@@ -242,6 +243,7 @@ public record LakeSettings(
         shown.put(Setting.ALIGN, writer.align().wireName());
         shown.put(Setting.START, start.name().toLowerCase(java.util.Locale.ROOT));
         shown.put(Setting.TARGET_MB, Long.toString(writer.targetBytes() / (1024L * 1024L)));
+        shown.put(Setting.MEMORY_MB, Integer.toString(memoryMb));
         shown.put(Setting.MAX_WINDOW_MS, Long.toString(maxWindowMs));
         shown.put(Setting.SINK, sink);
         shown.put(Setting.SAFE_GUARD_MS, Long.toString(safeGuardMs));

@@ -35,6 +35,7 @@ final class LakeSettingsBuilder {
     private Long leaseTtlMs;
     private Integer checkpointEvery;
     private Integer multipartThresholdMb;
+    private Integer memoryMb;
     private String instance;
     private String queenUrl;
     private String queenToken;
@@ -143,6 +144,11 @@ final class LakeSettingsBuilder {
         return this;
     }
 
+    LakeSettingsBuilder memoryMb(int memoryMb) {
+        this.memoryMb = memoryMb;
+        return this;
+    }
+
     LakeSettingsBuilder instance(String instance) {
         this.instance = instance;
         return this;
@@ -175,6 +181,7 @@ final class LakeSettingsBuilder {
                 set(safeGuardMs, "safeGuardMs"), set(discoveryIntervalMs, "discoveryIntervalMs"),
                 set(fetchConcurrency, "fetchConcurrency"), set(leaseTtlMs, "leaseTtlMs"),
                 set(checkpointEvery, "checkpointEvery"), set(multipartThresholdMb, "multipartThresholdMb"),
+                set(memoryMb, "memoryMb"),
                 set(instance, "instance"), set(queenUrl, "queenUrl"), queenToken, set(tenant, "tenant"),
                 set(origins, "origins"));
     }

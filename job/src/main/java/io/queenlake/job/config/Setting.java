@@ -71,6 +71,7 @@ public enum Setting {
     START(QueenSourceOptions.START),
     TARGET_MB(SettingSpec.number("QUEEN_S3_TARGET_MB").defaultValue(128).range(1, 5_120)
             .description("Uncompressed weight (MiB) at which a window is cut.")),
+    MEMORY_MB(WindowOptions.MEMORY_MB),
     MAX_WINDOW_MS(QueenSourceOptions.MAX_WINDOW_MS),
     SINK(QueenSourceOptions.SINK),
     SAFE_GUARD_MS(QueenSourceOptions.SAFE_GUARD_MS),

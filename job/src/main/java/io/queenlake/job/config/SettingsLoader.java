@@ -205,6 +205,7 @@ public final class SettingsLoader {
                     .leaseTtlMs(number(Setting.LEASE_TTL_MS))
                     .checkpointEvery((int) number(Setting.CHECKPOINT_EVERY))
                     .multipartThresholdMb((int) number(Setting.MULTIPART_THRESHOLD_MB))
+                    .memoryMb((int) number(Setting.MEMORY_MB))
                     .instance(instance).queenUrl(queenUrl).queenToken(token).tenant(tenant).origins(origins)
                     .build();
         }

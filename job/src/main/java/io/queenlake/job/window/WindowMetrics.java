@@ -8,7 +8,7 @@ import org.apache.flink.metrics.MetricGroup;
 /**
  * The window operator's metrics, one {@code queue} subgroup per queue (a Prometheus label):
  * {@value #BUFFERED_BYTES} (payload bytes in open windows), {@value #LATE_RECORDS} (records that
- * broke the watermark promise), {@value #RECORDS_BELOW_POINTER} (records dropped because a
+ * broke their queue's frontier promise), {@value #RECORDS_BELOW_POINTER} (records dropped because a
  * committed window already holds them) and {@value #PAYLOADS_REWRITTEN} (payloads the lake holds
  * as a JSON string of their lossy UTF-8 because they were not one JSON text, counted as their
  * window closes, so a window closed again after a restart counts again).

@@ -31,21 +31,25 @@ public final class WindowRules {
         if (align == null) {
             throw new IllegalArgumentException("QUEEN_S3_ALIGN is missing; set it to hour, day or none");
         }
-        String named = WINDOW_SIZE.envName() + "=" + sizeMs;
+        // (the name is built only for a refusal: bounds() checks on every new grid cell)
         if (!WINDOW_SIZE.inRange(sizeMs)) {
-            throw new IllegalArgumentException(named + " is outside " + WINDOW_SIZE.allowed()
+            throw new IllegalArgumentException(named(sizeMs) + " is outside " + WINDOW_SIZE.allowed()
                     + "; choose a window size in that range");
         }
         if (align == Align.HOUR && HOUR_MS % sizeMs != 0) {
-            throw new IllegalArgumentException(named + " does not divide one hour (" + HOUR_MS
+            throw new IllegalArgumentException(named(sizeMs) + " does not divide one hour (" + HOUR_MS
                     + " ms), so a window would cross its hour with QUEEN_S3_ALIGN=hour; choose a divisor such as"
                     + " 300000 or 600000");
         }
         if (align == Align.DAY && DAY_MS % sizeMs != 0) {
-            throw new IllegalArgumentException(named + " does not divide one day (" + DAY_MS
+            throw new IllegalArgumentException(named(sizeMs) + " does not divide one day (" + DAY_MS
                     + " ms), so a window would cross its day with QUEEN_S3_ALIGN=day; choose a divisor such as "
                     + HOUR_MS + " or 21600000");
         }
+    }
+
+    private static String named(long sizeMs) {
+        return WINDOW_SIZE.envName() + "=" + sizeMs;
     }
 
     /** The grid window holding the stamp {@code tsMicros}; bounds in microseconds, whole milliseconds. */

@@ -22,6 +22,8 @@ import java.util.Objects;
  * @param brokerUrl {@code QUEEN_URL}
  * @param token {@code QUEEN_TOKEN}, may be null or empty
  * @param requestTimeout the broker request timeout
+ * @param memoryBytes the open windows' budget of one task manager ({@code QUEEN_S3_MEMORY_MB} in bytes),
+ *     shared by every window operator in the JVM ({@link OpenWindowBudget})
  */
 public record WindowSettings(
         String tenant,
@@ -32,13 +34,24 @@ public record WindowSettings(
         int checkpointEvery,
         String brokerUrl,
         String token,
-        Duration requestTimeout)
+        Duration requestTimeout,
+        long memoryBytes)
         implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
     /** The tenant of a broker without tenancy. */
     public static final String DEFAULT_TENANT = QueenSourceOptions.DEFAULT_TENANT;
+
+    /** {@code QUEEN_S3_MEMORY_MB}'s default, in bytes. */
+    public static final long DEFAULT_MEMORY_BYTES = Long.parseLong(WindowOptions.MEMORY_MB.defaultValue()) * 1024L * 1024L;
+
+    /** Settings with the default memory budget ({@code QUEEN_S3_MEMORY_MB=512}). */
+    public WindowSettings(String tenant, String sink, long maxWindowMs, Align align, long targetBytes,
+            int checkpointEvery, String brokerUrl, String token, Duration requestTimeout) {
+        this(tenant, sink, maxWindowMs, align, targetBytes, checkpointEvery, brokerUrl, token, requestTimeout,
+                DEFAULT_MEMORY_BYTES);
+    }
 
     public WindowSettings {
         if (tenant == null || tenant.isBlank()) {
@@ -67,6 +80,16 @@ public record WindowSettings(
         if (requestTimeout.isZero() || requestTimeout.isNegative()) {
             throw new IllegalArgumentException("the broker request timeout must be positive, got " + requestTimeout);
         }
+        if (memoryBytes < 1) {
+            throw new IllegalArgumentException("the open windows' budget (" + WindowOptions.MEMORY_MB.envName()
+                    + ") must be at least 1 byte, got " + memoryBytes);
+        }
+    }
+
+    /** The same settings with another open windows' budget, in bytes. */
+    public WindowSettings withMemoryBytes(long bytes) {
+        return new WindowSettings(tenant, sink, maxWindowMs, align, targetBytes, checkpointEvery, brokerUrl, token,
+                requestTimeout, bytes);
     }
 
     /** The window size in microseconds. */
@@ -84,6 +107,6 @@ public record WindowSettings(
         return "WindowSettings[tenant=" + tenant + ", sink=" + sink + ", maxWindowMs=" + maxWindowMs + ", align="
                 + align.wireName() + ", targetBytes=" + targetBytes + ", checkpointEvery=" + checkpointEvery
                 + ", brokerUrl=" + brokerUrl + ", token=" + (token == null || token.isEmpty() ? "none" : "***")
-                + ", requestTimeout=" + requestTimeout + "]";
+                + ", requestTimeout=" + requestTimeout + ", memoryBytes=" + memoryBytes + "]";
     }
 }

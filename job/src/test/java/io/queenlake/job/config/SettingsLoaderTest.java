@@ -54,6 +54,7 @@ class SettingsLoaderTest {
         SAMPLES.put(Setting.ALIGN, new Sample("day", s -> s.writer().align(), Align.DAY));
         SAMPLES.put(Setting.START, new Sample("beginning", LakeSettings::start, StartMode.EARLIEST));
         SAMPLES.put(Setting.TARGET_MB, new Sample("5120", s -> s.writer().targetBytes(), 5120L * 1024 * 1024));
+        SAMPLES.put(Setting.MEMORY_MB, new Sample("1048576", LakeSettings::memoryMb, 1_048_576));
         SAMPLES.put(Setting.MAX_WINDOW_MS, new Sample("60000", LakeSettings::maxWindowMs, 60_000L));
         SAMPLES.put(Setting.SINK, new Sample("eu.lake_2", LakeSettings::sink, "eu.lake_2"));
         SAMPLES.put(Setting.SAFE_GUARD_MS, new Sample("0", LakeSettings::safeGuardMs, 0L));
@@ -160,6 +161,8 @@ class SettingsLoaderTest {
         assertThat(s.leaseTtlMs()).isEqualTo(30_000);
         assertThat(s.checkpointEvery()).isEqualTo(20);
         assertThat(s.multipartThresholdMb()).isEqualTo(64);
+        assertThat(s.memoryMb()).isEqualTo(512);
+        assertThat(s.windowSettings().memoryBytes()).isEqualTo(512L * 1024 * 1024);
         assertThat(s.instance()).matches("queen-lake@.+/[0-9a-f]{8}");
         assertThat(s.source().config().instance()).as("drawn once, when the job is built").isEqualTo(s.instance());
         assertThat(load(REQUIRED, Map.of()).instance()).as("another job").isNotEqualTo(s.instance());
@@ -211,6 +214,8 @@ class SettingsLoaderTest {
                         "QUEEN_S3_BUCKET is required but not set"),
                 refusal("a number out of range", REQUIRED, Map.of(), args("--target-mb", "0"),
                         "QUEEN_S3_TARGET_MB='0' (job argument --target-mb) is out of range: allowed 1..5120."),
+                refusal("a memory budget above the range", with("QUEEN_S3_MEMORY_MB", "1048577"), Map.of(), args(),
+                        "QUEEN_S3_MEMORY_MB='1048577' (environment) is out of range: allowed 1..1048576."),
                 refusal("a number that is no number", REQUIRED, Map.of("queen.s3.lease-ttl-ms", "30s"), args(),
                         "QUEEN_S3_LEASE_TTL_MS='30s' (Flink configuration queen.s3.lease-ttl-ms) is not a whole"
                                 + " number: allowed 1000..3600000."),
@@ -483,6 +488,8 @@ class SettingsLoaderTest {
         assertThat(s.source().config().maxWindowMs()).isEqualTo(60_000);
         assertThat(s.windowSettings().checkpointEvery()).isEqualTo(7);
         assertThat(s.windowSettings().sink()).isEqualTo("eu");
+        assertThat(load(REQUIRED, Map.of("queen.s3.memory-mb", "3")).windowSettings().memoryBytes())
+                .as("the open windows' budget in bytes").isEqualTo(3L * 1024 * 1024);
         assertThat(s.lakeSink().config().root()).isEqualTo("s3://lake");
         assertThat(s.lakeSink().config().sinkName()).isEqualTo("eu");
         assertThat(s.jobName()).isEqualTo("queen-lake: orders, refunds -> s3://lake/queen");

@@ -6,22 +6,37 @@ import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.LogRecord;
-import io.queenlake.job.window.ClosedWindowTypeInfo;
+import io.queenlake.job.serde.QueueRecordSerializer;
 import io.queenlake.job.serde.QueueRecordTypeInfo;
+import io.queenlake.job.serde.SingleSerializerTypeInfo;
+import io.queenlake.source.OpenWindows;
+import io.queenlake.source.QueueEvent;
+import io.queenlake.source.QueueFrontier;
 import io.queenlake.source.QueueRecord;
+import io.queenlake.source.QueueStart;
+import io.queenlake.source.split.PartitionSplit;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import org.apache.flink.api.common.eventtime.Watermark;
-import org.apache.flink.api.common.eventtime.WatermarkGenerator;
-import org.apache.flink.api.common.eventtime.WatermarkOutput;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.Types;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.AfterAll;
@@ -30,9 +45,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The window operator in a real Flink job: the end of a bounded input sends Flink's final
- * watermark, which must close nothing that the broker clock did not close; and the whole path runs
- * with generic types (Kryo) disabled.
+ * The window operator in a real Flink job, chained behind a stand-in for the source's reader (it
+ * turns records into queue events, as the reader will): the windows close on the queue's frontier,
+ * the end of the bounded input (Flink's final watermark) closes nothing more, the reader's thread
+ * finds the windows through {@link OpenWindows}, and the path runs with generic types (Kryo) off.
  */
 class LakeWindowOperatorITCase {
 
@@ -43,6 +59,9 @@ class LakeWindowOperatorITCase {
     private static final long T0 = 1_791_007_200_000_000L;
     private static final long WINDOW_MS = 60_000;
     private static final long W = WINDOW_MS * 1000;
+
+    /** What the stand-in reader saw from its own thread when its input ended. */
+    static final AtomicReference<Optional<OpenWindows.Snapshot>> SEEN_AT_END = new AtomicReference<>();
 
     private static DevBroker broker;
 
@@ -56,24 +75,129 @@ class LakeWindowOperatorITCase {
         broker.close();
     }
 
-    /** A broker-time promise after every record: nothing at or below the record's millisecond minus one is still to come. */
-    static final class AfterEachRecord implements WatermarkGenerator<QueueRecord> {
+    /**
+     * A stand-in for the reader: QueueStart before a queue's first record, then each record
+     * followed by the frontier just below it (records of one stamp are not split).
+     */
+    static final class AsQueueEvents extends AbstractStreamOperator<QueueEvent>
+            implements OneInputStreamOperator<QueueRecord, QueueEvent> {
+        private transient Set<String> started;
+
         @Override
-        public void onEvent(QueueRecord record, long timestamp, WatermarkOutput output) {
-            output.emitWatermark(new Watermark(timestamp - 1));
+        public void open() throws Exception {
+            super.open();
+            started = new HashSet<>();
         }
 
         @Override
-        public void onPeriodicEmit(WatermarkOutput output) {}
+        public void processElement(StreamRecord<QueueRecord> element) {
+            QueueRecord r = element.getValue();
+            if (started.add(r.queue())) {
+                output.collect(new StreamRecord<>(new QueueStart(r.queue(), Optional.empty())));
+            }
+            output.collect(new StreamRecord<>(r));
+            output.collect(new StreamRecord<>(new QueueFrontier(r.queue(), r.record().tsMicros() - 1)));
+        }
+
+        @Override
+        public void finish() throws Exception {
+            SEEN_AT_END.set(OpenWindows.ofThisTask().flatMap(w -> w.snapshot("orders")));
+            super.finish();
+        }
+    }
+
+    /** Queue events for this test only (the pipeline's own type comes with its rewiring). */
+    static final class EventSerializer extends TypeSerializerSingleton<QueueEvent> {
+        static final EventSerializer INSTANCE = new EventSerializer();
+
+        @Override
+        public boolean isImmutableType() {
+            return true;
+        }
+
+        @Override
+        public QueueEvent createInstance() {
+            return new QueueFrontier("", 0);
+        }
+
+        @Override
+        public QueueEvent copy(QueueEvent from) {
+            return from;
+        }
+
+        @Override
+        public QueueEvent copy(QueueEvent from, QueueEvent reuse) {
+            return from;
+        }
+
+        @Override
+        public int getLength() {
+            return -1;
+        }
+
+        @Override
+        public void serialize(QueueEvent event, DataOutputView target) throws IOException {
+            if (event instanceof QueueRecord r) {
+                target.writeByte(0);
+                QueueRecordSerializer.INSTANCE.serialize(r, target);
+            } else if (event instanceof QueueFrontier f) {
+                target.writeByte(1);
+                target.writeUTF(f.queue());
+                target.writeLong(f.frontierMicros());
+            } else if (event instanceof QueueStart s && s.cut().isEmpty()) {
+                target.writeByte(2);
+                target.writeUTF(s.queue());
+            } else {
+                throw new IOException("not in this test: " + event);
+            }
+        }
+
+        @Override
+        public QueueEvent deserialize(DataInputView source) throws IOException {
+            return switch (source.readByte()) {
+                case 0 -> QueueRecordSerializer.INSTANCE.deserialize(source);
+                case 1 -> new QueueFrontier(source.readUTF(), source.readLong());
+                default -> new QueueStart(source.readUTF(), Optional.empty());
+            };
+        }
+
+        @Override
+        public QueueEvent deserialize(QueueEvent reuse, DataInputView source) throws IOException {
+            return deserialize(source);
+        }
+
+        @Override
+        public void copy(DataInputView source, DataOutputView target) throws IOException {
+            serialize(deserialize(source), target);
+        }
+
+        @Override
+        public TypeSerializerSnapshot<QueueEvent> snapshotConfiguration() {
+            return new Snapshot();
+        }
+
+        public static final class Snapshot extends SimpleTypeSerializerSnapshot<QueueEvent> {
+            public Snapshot() {
+                super(() -> INSTANCE);
+            }
+        }
+    }
+
+    static final class EventTypeInfo extends SingleSerializerTypeInfo<QueueEvent> {
+        private static final long serialVersionUID = 1L;
+
+        EventTypeInfo() {
+            super(QueueEvent.class, EventSerializer.INSTANCE);
+        }
     }
 
     private static QueueRecord record(String partition, long offset, long ts) {
-        return QueueRecord.of("orders", new LogRecord(partition, "", offset, "", ts,
+        return QueueRecord.of("orders", new LogRecord(partition, "id-" + partition, offset, "", ts,
                 ("{\"o\":" + offset + "}").getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
-    void theEndOfABoundedInputClosesOnlyWindowsTheBrokerClockClosed() throws Exception {
+    void windowsCloseOnTheQueuesFrontierAndTheEndOfABoundedInputClosesNothingMore() throws Exception {
         Configuration conf = new Configuration();
         conf.set(PipelineOptions.GENERIC_TYPES, false);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
@@ -83,20 +207,24 @@ class LakeWindowOperatorITCase {
         List<QueueRecord> input = List.of(
                 record("a", 0, T0 + 1), record("b", 0, T0 + 2), record("a", 1, T0 + W + 1), record("a", 2, T0 + W + 2));
         List<ClosedWindow> out = new ArrayList<>();
-        try (CloseableIterator<ClosedWindow> it = env.fromData(QueueRecordTypeInfo.INSTANCE, input.toArray(QueueRecord[]::new))
-                .assignTimestampsAndWatermarks(WatermarkStrategy.<QueueRecord>forGenerator(ctx -> new AfterEachRecord())
-                        .withTimestampAssigner((r, ignored) -> Math.floorDiv(r.record().tsMicros(), 1000L)))
-                .keyBy(QueueRecord::queue, Types.STRING)
+        try (CloseableIterator<ClosedWindow> it = env
+                .fromData(QueueRecordTypeInfo.INSTANCE, input.toArray(QueueRecord[]::new))
+                .transform("reader stand-in", new EventTypeInfo(), new AsQueueEvents())
                 .transform("lake windows", ClosedWindowTypeInfo.INSTANCE, new LakeWindowOperator(settings))
                 .executeAndCollect("window operator end of input")) {
             it.forEachRemaining(out::add);
         }
-        // The record at T0+W+1 promises everything below the first window's end; nothing promised the second's.
+        // The frontier after T0+W+1 reaches the first window's end; nothing reached the second's.
         assertThat(out).singleElement().satisfies(w -> {
             assertThat(w.k()).isEqualTo(1);
             assertThat(w.window().tEnd()).isEqualTo(T0 + W);
             assertThat(w.window().records()).hasSize(2);
             assertThat(w.checkpoint()).isPresent();
         });
+        assertThat(SEEN_AT_END.get()).as("the windows are chained: the reader's thread finds them")
+                .hasValueSatisfying(s -> {
+                    assertThat(s.cut().k()).isEqualTo(1);
+                    assertThat(s.firstOpenOffsets()).isEqualTo(Map.of(PartitionSplit.splitId("orders", "a", "id-a"), 1L));
+                });
     }
 }
