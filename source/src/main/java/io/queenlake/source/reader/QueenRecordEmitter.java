@@ -5,7 +5,6 @@ import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueRecord;
-import io.queenlake.source.QueueStart;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.PartitionSplitState;
@@ -18,8 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns one {@link ReadItem} into output on the task thread: the queue's {@link QueueStart} with
- * the cut its split carried, a {@link QueueRecord} with Flink timestamp {@code floor(ts / 1000)}
+ * Turns one {@link ReadItem} into output on the task thread: a {@link QueueRecord} with Flink timestamp {@code floor(ts / 1000)}
  * and the lost ranges before it (each logged once and counted), or nothing for a record stamped
  * below its partition's start. Either way the split state and the queue's frontier advance past it;
  * partitions joining and leaving change both.
@@ -48,8 +46,6 @@ final class QueenRecordEmitter implements RecordEmitter<ReadItem, QueueEvent, Qu
                 partition.setNextOffset(moved.nextOffset());
             }
             watermarks.onRead(queue, split.splitId(), Long.MIN_VALUE, moved.nextOffset());
-        } else if (item instanceof ReadItem.Started) {
-            output.collect(new QueueStart(queue, state.cut()));
         } else if (item instanceof ReadItem.Added added) {
             state.add(added.partition());
             watermarks.addPartition(queue, added.partition());

@@ -6,12 +6,14 @@ import io.queenlake.source.OpenWindows;
 import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueFrontier;
+import io.queenlake.source.QueueStart;
 import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.event.QueueProgress;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.QueueSplit;
 import io.queenlake.source.split.QueueSplitState;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,8 +32,9 @@ import org.slf4j.LoggerFactory;
 /**
  * QueenSource's reader: one fetcher thread running a {@link QueenSplitReader} over this reader's
  * queue splits, a {@link QueenRecordEmitter}, and the broker-time frontiers ({@link
- * ReaderWatermarks}): after records, passes and partition changes it emits a {@link QueueFrontier}
- * per queue whose frontier rose and the Flink watermark (their minimum) on the main output.
+ * ReaderWatermarks}): a {@link QueueStart} when it takes a queue's split, before anything else of
+ * the queue, and after records, passes and partition changes a {@link QueueFrontier} per queue
+ * whose frontier rose and the Flink watermark (their minimum) on the main output.
  * Discovery news ({@link PassCompleted}) reaches the fetcher through a {@link PassExchange}.
  *
  * <p>At a checkpoint each queue split is made from its state and from the cut the windows
@@ -54,6 +57,8 @@ public final class QueenSourceReader
     /** Per checkpoint not yet complete, how far it closed each queue (sent when it completes). */
     private final TreeMap<Long, Map<String, QueueProgress.Closed>> progressAt = new TreeMap<>();
     private Map<String, QueueProgress.Closed> snapshotting;
+    /** Queues whose split arrived and whose QueueStart has not gone out: it precedes every other event of the queue. */
+    private final List<QueueStart> starts = new ArrayList<>();
 
     private QueenSourceReader(QueenClient client, QueenSourceConfig config, SourceReaderContext context,
             QueenSourceMetrics metrics, PassExchange exchange, ReaderWatermarks watermarks, QueenRecordEmitter emitter) {
@@ -85,6 +90,13 @@ public final class QueenSourceReader
 
     @Override
     public InputStatus pollNext(ReaderOutput<QueueEvent> output) throws Exception {
+        if (!starts.isEmpty()) {
+            for (QueueStart start : starts) {
+                output.collect(start);
+                watermarks.started(start.queue());
+            }
+            starts.clear();
+        }
         InputStatus status = super.pollNext(output);
         ReaderWatermarks.Advance advance = watermarks.advance(status == InputStatus.MORE_AVAILABLE);
         for (QueueFrontier frontier : advance.frontiers()) {
@@ -102,7 +114,7 @@ public final class QueenSourceReader
     @Override
     public CompletableFuture<Void> isAvailable() {
         exchange.publishOverBudget(OpenWindows.ofThisTask().map(OpenWindows::overBudget).orElse(false));
-        if (watermarks.pending()) {
+        if (watermarks.pending() || !starts.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
         if (frontierMoved.isDone()) {
@@ -125,6 +137,7 @@ public final class QueenSourceReader
     @Override
     protected QueueSplitState initializedState(QueueSplit split) {
         watermarks.addQueue(split.queue(), split.partitions());
+        starts.add(new QueueStart(split.queue(), split.cut()));
         return new QueueSplitState(split);
     }
 

@@ -80,7 +80,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
         final String queue;
         final String splitId;
         final Map<String, SplitCursor> cursors = new LinkedHashMap<>();
-        /** Items made outside a fetch round (the start, joins and retirements), emitted first in the next. */
+        /** Items made outside a fetch round (joins and retirements), emitted first in the next. */
         final List<ReadItem> pending = new ArrayList<>();
 
         QueueCursors(String queue) {
@@ -132,7 +132,6 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
         absorbPass();
         for (QueueSplit split : change.splits()) {
             QueueCursors q = new QueueCursors(split.queue());
-            q.pending.add(new ReadItem.Started());
             for (PartitionSplit partition : split.partitions()) {
                 q.cursors.put(partition.splitId(), new SplitCursor(partition, maxWindowMs));
             }

@@ -8,13 +8,10 @@ import java.util.Objects;
 
 /**
  * What the fetcher thread hands the task thread for one queue split, in log order per partition:
- * the split was taken, a record (with the offsets lost just before it), a move of a partition's
+ * a record (with the offsets lost just before it), a move of a partition's
  * position that carries no record, or a partition incarnation joining or leaving the split.
  */
-sealed interface ReadItem permits ReadItem.Started, ReadItem.Record, ReadItem.Moved, ReadItem.Added, ReadItem.Retired {
-
-    /** The fetcher took the queue's split: nothing of the queue is emitted before this. */
-    record Started() implements ReadItem {}
+sealed interface ReadItem permits ReadItem.Record, ReadItem.Moved, ReadItem.Added, ReadItem.Retired {
 
     /** One fetched record of {@code partition} and the lost ranges that must ride on it downstream. */
     record Record(PartitionSplit partition, FetchedRecord record, List<LostRange> lostBefore) implements ReadItem {

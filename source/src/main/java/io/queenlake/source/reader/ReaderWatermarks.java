@@ -31,6 +31,8 @@ final class ReaderWatermarks {
     private final QueenSourceMetrics metrics;
     private final Map<String, Frontier> queues = new LinkedHashMap<>();
     private final Map<String, Long> emittedFrontiers = new HashMap<>();
+    /** Queues whose QueueStart went out; no frontier of a queue precedes it. */
+    private final java.util.Set<String> started = new java.util.HashSet<>();
     private long passSafeTime = Long.MIN_VALUE;
     private long emitted = Long.MIN_VALUE;
     private boolean dirty;
@@ -55,6 +57,12 @@ final class ReaderWatermarks {
             frontier.onPass(passSafeTime, Map.of());
         }
         queues.put(queue, frontier);
+        dirty = true;
+    }
+
+    /** The queue's QueueStart was emitted: its frontiers may follow. */
+    void started(String queue) {
+        started.add(queue);
         dirty = true;
     }
 
@@ -113,7 +121,7 @@ final class ReaderWatermarks {
         long minimum = queues.isEmpty() && passSafeTime != Long.MIN_VALUE ? passSafeTime - guardMicros : Long.MAX_VALUE;
         boolean allKnown = !queues.isEmpty() || passSafeTime != Long.MIN_VALUE;
         for (Map.Entry<String, Frontier> e : queues.entrySet()) {
-            OptionalLong f = e.getValue().frontierMicros();
+            OptionalLong f = started.contains(e.getKey()) ? e.getValue().frontierMicros() : OptionalLong.empty();
             Long before = emittedFrontiers.get(e.getKey());
             if (f.isPresent() && (before == null || f.getAsLong() > before)) {
                 emittedFrontiers.put(e.getKey(), f.getAsLong());
