@@ -7,10 +7,13 @@ import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.watermark.Frontier;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Each queue's {@link Frontier} on the task thread, and when the reader emits what they promise:
@@ -34,6 +37,15 @@ final class ReaderWatermarks {
     /** Queues whose QueueStart went out; no frontier of a queue precedes it. */
     private final java.util.Set<String> started = new java.util.HashSet<>();
     private long passSafeTime = Long.MIN_VALUE;
+    /** Per queue, the partition incarnations its split state holds (the split's, then those that joined). */
+    private final Map<String, Set<String>> held = new HashMap<>();
+    /**
+     * Per queue, incarnations a pass listed that have not joined the split yet: they hold the
+     * queue's frontier from the pass on, since their records may be stamped below its safeTime.
+     */
+    private final Map<String, Set<String>> joining = new HashMap<>();
+    /** The newest pass, for a queue split that arrives after it. */
+    private PassCompleted lastPass;
     private long emitted = Long.MIN_VALUE;
     private boolean dirty;
     private long lastComputedNanos = System.nanoTime();
@@ -49,14 +61,19 @@ final class ReaderWatermarks {
         this.metrics = metrics;
     }
 
-    /** A queue split joins this reader with its partitions. */
+    /**
+     * A queue split joins this reader with its partitions, and the partitions the newest pass lists
+     * for it (they join the split as soon as the fetcher takes it).
+     */
     void addQueue(String queue, List<PartitionSplit> partitions) {
         Frontier frontier = new Frontier(guardMicros);
         partitions.forEach(p -> frontier.addSplit(p.splitId(), p.nextOffset()));
-        if (passSafeTime != Long.MIN_VALUE) {
-            frontier.onPass(passSafeTime, Map.of());
-        }
         queues.put(queue, frontier);
+        held.put(queue, new HashSet<>(partitions.stream().map(PartitionSplit::splitId).toList()));
+        joining.remove(queue);
+        if (lastPass != null) {
+            applyPass(queue, frontier, lastPass);
+        }
         dirty = true;
     }
 
@@ -68,28 +85,68 @@ final class ReaderWatermarks {
 
     void addPartition(String queue, PartitionSplit partition) {
         queues.get(queue).addSplit(partition.splitId(), partition.nextOffset());
+        held.get(queue).add(partition.splitId());
+        forgetJoiner(queue, partition.splitId());
         dirty = true;
     }
 
     void removePartition(String queue, String partitionSplitId) {
         queues.get(queue).removeSplit(partitionSplitId);
+        held.get(queue).remove(partitionSplitId);
+        forgetJoiner(queue, partitionSplitId);
         dirty = true;
+    }
+
+    private void forgetJoiner(String queue, String partitionSplitId) {
+        Set<String> waiting = joining.get(queue);
+        if (waiting != null) {
+            waiting.remove(partitionSplitId);
+        }
     }
 
     void onPass(PassCompleted pass) {
         passSafeTime = Math.max(passSafeTime, pass.safeTimeMicros());
+        lastPass = pass;
         for (Map.Entry<String, Frontier> e : queues.entrySet()) {
-            Map<String, Long> lastOffsets = new HashMap<>();
-            List<PassCompleted.PassPartition> rows = pass.queues().get(e.getKey());
-            if (rows != null) {
-                for (PassCompleted.PassPartition row : rows) {
-                    lastOffsets.put(PartitionSplit.splitId(e.getKey(), row.partition(), row.partitionId()), row.lastOffset());
-                }
-            }
-            e.getValue().onPass(pass.safeTimeMicros(), lastOffsets);
+            applyPass(e.getKey(), e.getValue(), pass);
         }
         metrics.onPass(pass.safeTimeMicros());
         dirty = true;
+    }
+
+    /**
+     * A pass's rows for one queue. A partition it lists that the queue's frontier does not hold yet
+     * holds it from now, at its start offset: the fetcher reads it from this pass on, and its
+     * records may be stamped at or below this pass's safeTime, so the queue's frontier must not
+     * pass them before they are emitted ({@link ReadItem.Added} finds it already there).
+     */
+    private void applyPass(String queue, Frontier frontier, PassCompleted pass) {
+        Map<String, Long> lastOffsets = new HashMap<>();
+        List<PassCompleted.PassPartition> rows = pass.queues().get(queue);
+        if (rows != null) {
+            for (PassCompleted.PassPartition row : rows) {
+                lastOffsets.put(PartitionSplit.splitId(queue, row.partition(), row.partitionId()), row.lastOffset());
+            }
+        }
+        Set<String> waiting = joining.computeIfAbsent(queue, q -> new HashSet<>());
+        Set<String> holding = held.get(queue);
+        // A joiner of an earlier pass that this one no longer lists is never read (the fetcher goes by the newest pass).
+        for (Iterator<String> it = waiting.iterator(); it.hasNext(); ) {
+            String splitId = it.next();
+            if (!lastOffsets.containsKey(splitId)) {
+                frontier.removeSplit(splitId);
+                it.remove();
+            }
+        }
+        if (rows != null) {
+            for (PassCompleted.PassPartition row : rows) {
+                String splitId = PartitionSplit.splitId(queue, row.partition(), row.partitionId());
+                if (!holding.contains(splitId) && waiting.add(splitId)) {
+                    frontier.addSplit(splitId, row.startOffset());
+                }
+            }
+        }
+        frontier.onPass(passSafeTime, lastOffsets);
     }
 
     /** A record was emitted (or dropped below the split's start), or a partition moved without one. */

@@ -114,11 +114,17 @@ final class SplitCursor {
      * Whether it waits for its queue's frontier {@code frontierMicros} (docs/ARCHITECTURE.md
      * "Windows"): its last read stamp is more than one window ahead of it, or, while the open
      * windows are over their memory budget, ahead of it at all (only the partitions holding the
-     * frontier back are read then, so the windows can close).
+     * frontier back are read then, so the windows can close). A split that has fetched records
+     * while its queue has no frontier yet (another partition of the queue has neither read a record
+     * nor caught up with a pass) waits for one: no window of the queue can close before, so reading
+     * on would only fill memory, up to the whole log of a backfill.
      */
     boolean waitsForFrontier(long frontierMicros, long windowMicros, boolean overBudget) {
-        if (frontierMicros == Long.MIN_VALUE || lastFetchedTs == Long.MIN_VALUE) {
+        if (lastFetchedTs == Long.MIN_VALUE) {
             return false;
+        }
+        if (frontierMicros == Long.MIN_VALUE) {
+            return true;
         }
         return lastFetchedTs > frontierMicros + (overBudget ? 1 : windowMicros);
     }

@@ -84,14 +84,17 @@ public final class QueueSplitState {
             Long firstOpen = windows.map(w -> w.firstOpenOffsets().get(split.splitId())).orElse(null);
             out.add(firstOpen == null ? split : split.withNextOffset(firstOpen));
         }
+        // The windows' lost ranges ride on their open records; the cut this split came with had its
+        // own moved into pendingLost when it was taken, and those emitted since must not come again.
         Optional<QueueCut> carried = windows.map(OpenWindows.Snapshot::cut).or(() -> cut);
-        if (!pendingLost.isEmpty()) {
-            List<LostRange> lost = new ArrayList<>();
-            carried.ifPresent(c -> lost.addAll(c.pendingLost()));
-            pendingLost.values().forEach(lost::addAll);
-            QueueCut base = carried.orElse(new QueueCut(0, Long.MIN_VALUE, Long.MIN_VALUE, List.of(), List.of()));
-            carried = Optional.of(new QueueCut(base.k(), base.lastEnd(), base.pointerEnd(), base.closedPositions(), lost));
+        List<LostRange> lost = new ArrayList<>();
+        windows.ifPresent(w -> lost.addAll(w.cut().pendingLost()));
+        pendingLost.values().forEach(lost::addAll);
+        if (carried.isEmpty() && lost.isEmpty()) {
+            return new QueueSplit(queue, out, carried);
         }
-        return new QueueSplit(queue, out, carried);
+        QueueCut base = carried.orElse(new QueueCut(0, Long.MIN_VALUE, Long.MIN_VALUE, List.of(), List.of()));
+        return new QueueSplit(queue, out,
+                Optional.of(new QueueCut(base.k(), base.lastEnd(), base.pointerEnd(), base.closedPositions(), lost)));
     }
 }

@@ -50,13 +50,13 @@ class LeaseTest {
         assertThat(second.enumerator.queueStatus()).containsEntry("orders", LeaseStatus.heldBy("node-a"));
         assertThat(second.context.allSplits()).isEmpty();
         assertThat(second.context.eventsOf(0, PassCompleted.class)).as("the held queue does not stop the clock")
-                .singleElement().satisfies(p -> assertThat(p.lastOffsets()).isEmpty());
+                .singleElement().satisfies(p -> assertThat(p.queues()).isEmpty());
 
         first.enumerator.close();
         assertThat(rig.get(KEYS.lease("orders"))).isEmpty();
         pollUntilMine(second);
         second.context.discoveryRun();
-        assertThat(second.context.allSplits()).extracting(s -> s.partition()).containsExactly("a");
+        assertThat(second.context.allPartitions()).extracting(s -> s.partition()).containsExactly("a");
     }
 
     @Test

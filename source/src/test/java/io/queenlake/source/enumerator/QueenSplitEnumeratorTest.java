@@ -7,15 +7,13 @@ import io.queenlake.format.key.Prefix;
 import io.queenlake.format.model.Layout;
 import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.testlog.CapturedLog;
-import io.queenlake.source.event.PartitionReplaced;
 import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.split.PartitionSplit;
+import io.queenlake.source.split.QueueSplit;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +34,7 @@ class QueenSplitEnumeratorTest {
     }
 
     @Test
-    void everyPartitionIsAssignedOnceToItsStableOwner() throws Throwable {
+    void aQueueWithManyPartitionsIsOneSplitOnOneReaderAndAKnownPartitionMovingOnIsNoNewSplit() throws Throwable {
         for (int p = 0; p < 24; p++) {
             rig.push("orders", "cust-" + p, 1);
         }
@@ -53,15 +51,51 @@ class QueenSplitEnumeratorTest {
         rig.push("orders", "cust-3", 2); // a known partition moving on is no new split
         context.discoveryRun();
 
-        List<PartitionSplit> assigned = context.allSplits();
-        assertThat(assigned).hasSize(24);
-        assertThat(assigned.stream().map(PartitionSplit::partition).distinct()).hasSize(24);
+        QueueSplit split = context.allSplits().stream().collect(onlyElement());
+        assertThat(split.queue()).isEqualTo("orders");
+        assertThat(split.cut()).as("no checkpoint knew the queue").isEmpty();
+        assertThat(split.partitions()).hasSize(24);
+        assertThat(split.partitions().stream().map(PartitionSplit::partition).distinct()).hasSize(24);
+        int owner = ownerOf(context, "orders");
+        assertThat(owner).as("the first queue goes to its name's reader").isEqualTo(SplitOwners.ownerOf("orders", "", 3));
+        assertThat(context.splitsOf(owner)).containsExactly(split);
+        PassCompleted last = context.lastPass(owner);
+        assertThat(last.queues()).containsOnlyKeys("orders");
+        assertThat(last.queues().get("orders")).hasSize(24)
+                .filteredOn(row -> row.partition().equals("cust-3")).singleElement()
+                .satisfies(row -> assertThat(row.lastOffset()).isEqualTo(2));
         for (int r = 0; r < 3; r++) {
-            for (PartitionSplit split : context.splitsOf(r)) {
-                assertThat(SplitOwners.ownerOf("orders", split.partition(), 3)).as(split.partition()).isEqualTo(r);
+            if (r != owner) {
+                assertThat(context.lastPass(r).queues()).as("reader %d holds no queue", r).isEmpty();
             }
         }
-        assertThat(Set.of(0, 1, 2)).allMatch(r -> !context.splitsOf(r).isEmpty());
+    }
+
+    @Test
+    void twoQueuesOnTwoReadersGoToDifferentReadersEvenWhenTheirNamesPickTheSameOne() throws Throwable {
+        List<String> sameReader = namesOnOneReader(2);
+        for (String queue : sameReader) {
+            for (int p = 0; p < 5; p++) {
+                rig.push(queue, "p" + p, 1);
+            }
+        }
+        RecordingContext context = rig.context(2);
+        context.register(0, 1);
+        QueenSplitEnumerator enumerator = rig.start(rig.config(b -> b.queues(sameReader.toArray(String[]::new))),
+                context, QueenEnumState.empty());
+        enumerator.addReader(0);
+        enumerator.addReader(1);
+
+        context.leaseRound();
+        context.oneShotCalls();
+        context.discoveryRun();
+
+        assertThat(context.allSplits()).extracting(QueueSplit::queue).containsExactlyInAnyOrderElementsOf(sameReader);
+        assertThat(context.splitsOf(0)).singleElement().satisfies(s -> assertThat(s.partitions()).hasSize(5));
+        assertThat(context.splitsOf(1)).singleElement().satisfies(s -> assertThat(s.partitions()).hasSize(5));
+        for (int r = 0; r < 2; r++) {
+            assertThat(context.lastPass(r).queues()).containsOnlyKeys(context.splitsOf(r).get(0).queue());
+        }
     }
 
     @Test
@@ -78,14 +112,14 @@ class QueenSplitEnumeratorTest {
         context.leaseRound(); // the periodic discovery run is never run by hand here
         assertThat(context.oneShotCalls()).as("one discovery run on the won lease").isEqualTo(1);
 
-        assertThat(context.allSplits()).hasSize(4);
+        assertThat(context.allSplits()).singleElement().satisfies(s -> assertThat(s.partitions()).hasSize(4));
         assertThat(enumerator.completePasses()).isEqualTo(1);
         context.leaseRound(); // a lease kept is no reason to discover again
         assertThat(context.oneShotCalls()).isZero();
     }
 
     @Test
-    void passCompletedFollowsTheAssignmentsOfItsPassWithTheReadersLastOffsets() throws Throwable {
+    void passCompletedFollowsTheAssignmentOfItsPassWithTheQueuesLastOffsetsToItsReaderOnly() throws Throwable {
         Map<String, Long> pushedLast = new HashMap<>();
         for (int p = 0; p < 8; p++) {
             List<Long> offsets = rig.push("orders", "p" + p, p + 1);
@@ -100,25 +134,54 @@ class QueenSplitEnumeratorTest {
         context.leaseRound();
         context.discoveryRun();
 
-        for (int r = 0; r < 2; r++) {
-            List<RecordingContext.Delivered> got = context.to(r);
-            int pass = indexOfFirst(got, PassCompleted.class);
-            assertThat(pass).as("reader %d got a pass", r).isGreaterThanOrEqualTo(0);
-            List<PartitionSplit> before = got.subList(0, pass).stream()
-                    .filter(d -> d.split() != null).map(RecordingContext.Delivered::split).toList();
-            PassCompleted completed = (PassCompleted) got.get(pass).event();
-            Map<String, Long> expected = new HashMap<>();
-            for (PartitionSplit split : before) {
-                expected.put(split.splitId(), pushedLast.get(split.partition()));
-            }
-            assertThat(before).as("every split of the pass came before it").hasSameSizeAs(context.splitsOf(r));
-            assertThat(completed.lastOffsets()).isEqualTo(expected);
-            assertThat(completed.safeTimeMicros()).isEqualTo(enumerator.lastSafeTimeMicros());
+        int owner = ownerOf(context, "orders");
+        List<RecordingContext.Delivered> got = context.to(owner);
+        int pass = indexOfFirst(got, PassCompleted.class);
+        assertThat(pass).as("the owner got a pass").isGreaterThanOrEqualTo(0);
+        assertThat(got.subList(0, pass)).as("the queue's split came before its first pass")
+                .extracting(RecordingContext.Delivered::split).containsExactlyElementsOf(context.splitsOf(owner));
+        PassCompleted completed = (PassCompleted) got.get(pass).event();
+        Map<String, Long> reported = new HashMap<>();
+        for (PassCompleted.PassPartition row : completed.queues().get("orders")) {
+            reported.put(row.partition(), row.lastOffset());
+            assertThat(row.replacedId()).isEmpty();
         }
+        assertThat(reported).isEqualTo(pushedLast);
+        assertThat(completed.queues()).containsOnlyKeys("orders");
+        assertThat(completed.safeTimeMicros()).isEqualTo(enumerator.lastSafeTimeMicros());
+        PassCompleted toTheOther = context.eventsOf(1 - owner, PassCompleted.class).get(0);
+        assertThat(toTheOther.queues()).isEmpty();
+        assertThat(toTheOther.safeTimeMicros()).isEqualTo(completed.safeTimeMicros());
     }
 
     @Test
-    void aNewIncarnationIsANewSplitAnnouncedByItsReplacementToTheSameReader() throws Throwable {
+    void aPartitionCreatedLaterReachesTheQueuesReaderInTheNextPassNotAsASplit() throws Throwable {
+        rig.push("orders", "a", 2);
+        RecordingContext context = rig.context(2);
+        context.register(0, 1);
+        QueenSplitEnumerator enumerator = rig.start(rig.config(b -> {}), context, QueenEnumState.empty());
+        enumerator.addReader(0);
+        enumerator.addReader(1);
+        context.leaseRound();
+        context.discoveryRun();
+        int owner = ownerOf(context, "orders");
+
+        rig.push("orders", "b", 3);
+        context.discoveryRun();
+
+        assertThat(context.allSplits()).as("no new split for a new partition").hasSize(1);
+        assertThat(context.allSplits().get(0).partitions()).extracting(PartitionSplit::partition).containsExactly("a");
+        PassCompleted.PassPartition b = context.lastPass(owner).queues().get("orders").stream()
+                .filter(row -> row.partition().equals("b")).collect(onlyElement());
+        assertThat(b.lastOffset()).isEqualTo(2);
+        assertThat(b.startOffset()).as("found after the first pass: read from its log start").isZero();
+        assertThat(b.skipBelowMicros()).isEqualTo(Long.MIN_VALUE);
+        assertThat(b.replacedId()).isEmpty();
+        assertThat(context.lastPass(1 - owner).queues()).isEmpty();
+    }
+
+    @Test
+    void aNewIncarnationIsNoNewSplitButReachesTheOwnerInTheNextPassNamingTheOneItReplaced() throws Throwable {
         rig.push("orders", "a", 3);
         RecordingContext context = rig.context(2);
         context.register(0, 1);
@@ -127,30 +190,27 @@ class QueenSplitEnumeratorTest {
         enumerator.addReader(1);
         context.leaseRound();
         context.discoveryRun();
-        PartitionSplit first = context.allSplits().get(0);
+        PartitionSplit first = context.allSplits().get(0).partitions().get(0);
 
         rig.broker.deletePartition(EnumeratorRig.TENANT, "orders", "a");
         rig.push("orders", "a", 2);
         context.discoveryRun();
 
-        int owner = SplitOwners.ownerOf("orders", "a", 2);
-        List<RecordingContext.Delivered> got = context.to(owner);
-        int replacedAt = indexOfFirst(got, PartitionReplaced.class);
-        PartitionReplaced replaced = (PartitionReplaced) got.get(replacedAt).event();
-        assertThat(replaced.oldPartitionId()).isEqualTo(first.partitionId());
-        assertThat(replaced.lastOffset()).isEqualTo(2);
-        assertThat(replaced.oldSplitId()).isEqualTo(first.splitId());
-        PartitionSplit second = got.get(replacedAt + 1).split();
-        assertThat(second).as("the new split follows its replacement").isNotNull();
-        assertThat(second.partition()).isEqualTo("a");
-        assertThat(second.partitionId()).isEqualTo(replaced.newPartitionId()).isNotEqualTo(first.partitionId());
-        assertThat(second.nextOffset()).isZero();
-        PassCompleted last = context.eventsOf(owner, PassCompleted.class).get(1);
-        assertThat(last.lastOffsets()).containsOnlyKeys(second.splitId()).containsEntry(second.splitId(), 1L);
+        assertThat(context.allSplits()).hasSize(1);
+        int owner = ownerOf(context, "orders");
+        PassCompleted last = context.lastPass(owner);
+        assertThat(last).isNotEqualTo(context.eventsOf(owner, PassCompleted.class).get(0));
+        PassCompleted.PassPartition row = last.queues().get("orders").stream().collect(onlyElement());
+        assertThat(row.partition()).isEqualTo("a");
+        assertThat(row.partitionId()).isNotEqualTo(first.partitionId());
+        assertThat(row.lastOffset()).isEqualTo(1);
+        assertThat(row.startOffset()).isZero();
+        assertThat(row.replacedId()).isEqualTo(first.partitionId());
+        assertThat(row.replacedLastOffset()).isEqualTo(2);
     }
 
     @Test
-    void aReaderWithoutSplitsGetsThePassWithNoOffsets() throws Throwable {
+    void aReaderWithoutQueuesGetsThePassWithNoQueues() throws Throwable {
         rig.push("orders", "only", 1);
         RecordingContext context = rig.context(2);
         context.register(0, 1);
@@ -161,41 +221,47 @@ class QueenSplitEnumeratorTest {
         context.leaseRound();
         context.discoveryRun();
 
-        int idle = 1 - SplitOwners.ownerOf("orders", "only", 2);
+        int idle = 1 - ownerOf(context, "orders");
         assertThat(context.splitsOf(idle)).isEmpty();
         List<PassCompleted> passes = context.eventsOf(idle, PassCompleted.class);
         assertThat(passes).hasSize(1);
-        assertThat(passes.get(0).lastOffsets()).isEmpty();
+        assertThat(passes.get(0).queues()).isEmpty();
     }
 
     @Test
     void splitsWaitForTheirReaderAndSplitsGivenBackGoToItAgain() throws Throwable {
-        for (int p = 0; p < 12; p++) {
+        for (int p = 0; p < 3; p++) {
             rig.push("orders", "p" + p, 1);
+            rig.push("events", "e" + p, 1);
         }
         RecordingContext context = rig.context(2);
         context.register(0);
-        QueenSplitEnumerator enumerator = rig.start(rig.config(b -> {}), context, QueenEnumState.empty());
+        QueenSplitEnumerator enumerator = rig.start(rig.config(b -> b.queues("orders", "events")), context,
+                QueenEnumState.empty());
         enumerator.addReader(0);
         context.leaseRound();
         context.discoveryRun();
+        assertThat(context.splitsOf(0)).hasSize(1);
         assertThat(context.splitsOf(1)).isEmpty();
-        int waiting = 12 - context.splitsOf(0).size();
-        assertThat(waiting).isPositive();
-        assertThat(enumerator.snapshotState(1).pendingSplits()).hasSize(waiting);
+        String onZero = context.splitsOf(0).get(0).queue();
+        List<QueueSplit> waiting = enumerator.snapshotState(1).pendingSplits();
+        assertThat(waiting).singleElement().satisfies(s -> assertThat(s.queue()).isNotEqualTo(onZero));
+        assertThat(context.lastPass(0).queues()).as("a waiting split's queue is in no pass").containsOnlyKeys(onZero);
 
         context.register(1);
         enumerator.addReader(1);
-        assertThat(context.splitsOf(1)).hasSize(waiting);
+        assertThat(context.splitsOf(1)).containsExactlyElementsOf(waiting);
 
-        List<PartitionSplit> back = new ArrayList<>(context.splitsOf(1));
+        List<QueueSplit> back = new ArrayList<>(context.splitsOf(1));
         context.unregisterReader(1);
         enumerator.addSplitsBack(back, 1);
+        assertThat(enumerator.snapshotState(2).pendingSplits()).containsExactlyElementsOf(back);
         context.discoveryRun();
-        assertThat(context.eventsOf(0, PassCompleted.class).get(1).lastOffsets()).hasSize(12 - waiting);
+        assertThat(context.lastPass(0).queues()).containsOnlyKeys(onZero);
         context.register(1);
         enumerator.addReader(1);
-        assertThat(context.splitsOf(1)).hasSize(2 * waiting).containsAll(back);
+        assertThat(context.splitsOf(1)).hasSize(2).containsAll(back);
+        assertThat(enumerator.snapshotState(3).pendingSplits()).isEmpty();
     }
 
     @Test
@@ -234,7 +300,7 @@ class QueenSplitEnumeratorTest {
     }
 
     @Test
-    void aRestoreKeepsAssignedSplitsWithTheirReadersAndAssignsOnlyWhatIsNew() throws Throwable {
+    void aRestoreMakesNoSplitForAnAssignedQueueAndSendsItsPassesWithNewPartitionsToEveryReader() throws Throwable {
         rig.push("orders", "a", 2);
         rig.push("orders", "b", 2);
         RecordingContext context = rig.context(2);
@@ -257,12 +323,32 @@ class QueenSplitEnumeratorTest {
         after.leaseRound();
         after.discoveryRun();
 
-        assertThat(after.allSplits()).extracting(PartitionSplit::partition).containsExactly("c");
-        Set<String> reported = new HashSet<>();
+        assertThat(after.allSplits()).as("the queue's split is in its reader's restored state").isEmpty();
         for (int r = 0; r < 2; r++) {
-            reported.addAll(after.eventsOf(r, PassCompleted.class).get(0).lastOffsets().keySet());
+            assertThat(after.eventsOf(r, PassCompleted.class).get(0).queues().get("orders"))
+                    .as("which reader holds the queue is not known: every reader hears it")
+                    .extracting(PassCompleted.PassPartition::partition).containsExactlyInAnyOrder("a", "b", "c");
         }
-        assertThat(reported).hasSize(3);
+    }
+
+    @Test
+    void aSplitStillWaitingAtACheckpointIsAssignedAfterTheRestore() throws Throwable {
+        rig.push("orders", "a", 2);
+        RecordingContext context = rig.context(1);
+        QueenSourceConfig config = rig.config(b -> {});
+        QueenSplitEnumerator enumerator = rig.start(config, context, QueenEnumState.empty());
+        context.leaseRound();
+        context.discoveryRun(); // no reader registered: the split waits
+        QueenEnumState state = enumerator.snapshotState(1);
+        enumerator.close();
+        assertThat(state.pendingSplits()).singleElement().satisfies(s -> assertThat(s.queue()).isEqualTo("orders"));
+
+        RecordingContext after = rig.context(1);
+        after.register(0);
+        QueenSplitEnumerator restored = rig.start(config, after, state);
+        restored.addReader(0);
+
+        assertThat(after.allSplits()).containsExactlyElementsOf(state.pendingSplits());
     }
 
     /** An enumerator of every queue ({@code *}) started over two queues, orders and events, with reader 0 added. */
@@ -292,7 +378,7 @@ class QueenSplitEnumeratorTest {
                 context.discoveryRun();
             }
             assertThat(enumerator.queueStatus()).containsOnlyKeys("orders");
-            assertThat(context.allSplits()).extracting(PartitionSplit::queue).containsExactly("orders");
+            assertThat(context.allSplits()).extracting(QueueSplit::queue).containsExactly("orders");
             assertThat(log.lines()).filteredOn(l -> l.startsWith("WARN")).singleElement().asString()
                     .startsWith("WARN QUEEN_S3_QUEUES=*: skipping queue '" + tooLong + "' cannot be mirrored:")
                     .contains("over S3's limit of 1024").endsWith("the other queues go on");
@@ -311,9 +397,9 @@ class QueenSplitEnumeratorTest {
 
         context.leaseRound();
         context.discoveryRun();
-        assertThat(context.allSplits()).extracting(PartitionSplit::queue).containsExactlyInAnyOrder("orders", "events");
+        assertThat(context.allSplits()).extracting(QueueSplit::queue).containsExactlyInAnyOrder("orders", "events");
         assertThat(context.eventsOf(0, PassCompleted.class)).singleElement()
-                .satisfies(p -> assertThat(p.lastOffsets()).hasSize(2));
+                .satisfies(p -> assertThat(p.queues()).containsOnlyKeys("orders", "events"));
     }
 
     @Test
@@ -325,14 +411,43 @@ class QueenSplitEnumeratorTest {
         context.discoveryRun(); // the listing
         assertThat(context.oneShotCalls()).as("a lease round for the listed queues, then a discovery run").isEqualTo(2);
 
-        assertThat(context.allSplits()).extracting(PartitionSplit::queue).containsExactlyInAnyOrder("orders", "events");
+        assertThat(context.allSplits()).extracting(QueueSplit::queue).containsExactlyInAnyOrder("orders", "events");
         assertThat(context.eventsOf(0, PassCompleted.class)).singleElement()
-                .satisfies(p -> assertThat(p.lastOffsets()).hasSize(2));
+                .satisfies(p -> assertThat(p.queues()).containsOnlyKeys("orders", "events"));
 
         for (int run = 0; run < QueenSplitEnumerator.RELIST_EVERY; run++) {
             context.discoveryRun(); // among them a listing of the same queues: no lease round of its own
         }
         assertThat(context.oneShotCalls()).isZero();
+    }
+
+    /** The reader the queue's split went to. */
+    private static int ownerOf(RecordingContext context, String queue) {
+        for (RecordingContext.Delivered d : context.sequence()) {
+            if (d.split() != null && d.split().queue().equals(queue)) {
+                return d.reader();
+            }
+        }
+        throw new AssertionError("queue " + queue + " was never assigned");
+    }
+
+    /** Two queue names whose hash picks the same one of {@code readers} readers. */
+    private static List<String> namesOnOneReader(int readers) {
+        Map<Integer, String> first = new HashMap<>();
+        for (int i = 0; ; i++) {
+            String name = "queue-" + i;
+            String other = first.putIfAbsent(SplitOwners.ownerOf(name, "", readers), name);
+            if (other != null) {
+                return List.of(other, name);
+            }
+        }
+    }
+
+    private static <T> java.util.stream.Collector<T, ?, T> onlyElement() {
+        return java.util.stream.Collectors.collectingAndThen(java.util.stream.Collectors.toList(), list -> {
+            assertThat(list).hasSize(1);
+            return list.get(0);
+        });
     }
 
     private static int indexOfFirst(List<RecordingContext.Delivered> got, Class<?> type) {

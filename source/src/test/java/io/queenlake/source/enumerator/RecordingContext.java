@@ -1,9 +1,13 @@
 package io.queenlake.source.enumerator;
 
+import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.split.PartitionSplit;
+import io.queenlake.source.split.QueueSplit;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.connector.source.ReaderInfo;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitsAssignment;
@@ -13,10 +17,10 @@ import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
  * Flink's {@link MockSplitEnumeratorContext} that also keeps split assignments and source events in
  * one sequence per reader, so a test can check what a reader got before what.
  */
-final class RecordingContext extends MockSplitEnumeratorContext<PartitionSplit> {
+final class RecordingContext extends MockSplitEnumeratorContext<QueueSplit> {
 
     /** One thing a reader received: a split or an event. */
-    record Delivered(int reader, PartitionSplit split, SourceEvent event) {}
+    record Delivered(int reader, QueueSplit split, SourceEvent event) {}
 
     private final List<Delivered> sequence = Collections.synchronizedList(new ArrayList<>());
 
@@ -25,7 +29,7 @@ final class RecordingContext extends MockSplitEnumeratorContext<PartitionSplit> 
     }
 
     @Override
-    public void assignSplits(SplitsAssignment<PartitionSplit> assignment) {
+    public void assignSplits(SplitsAssignment<QueueSplit> assignment) {
         super.assignSplits(assignment);
         assignment.assignment().forEach((reader, splits) -> splits.forEach(s -> sequence.add(new Delivered(reader, s, null))));
     }
@@ -52,16 +56,56 @@ final class RecordingContext extends MockSplitEnumeratorContext<PartitionSplit> 
         return sequence().stream().filter(d -> d.reader() == reader).toList();
     }
 
-    List<PartitionSplit> splitsOf(int reader) {
+    List<QueueSplit> splitsOf(int reader) {
         return to(reader).stream().filter(d -> d.split() != null).map(Delivered::split).toList();
     }
 
-    List<PartitionSplit> allSplits() {
+    List<QueueSplit> allSplits() {
         return sequence().stream().filter(d -> d.split() != null).map(Delivered::split).toList();
     }
 
     <E extends SourceEvent> List<E> eventsOf(int reader, Class<E> type) {
         return to(reader).stream().filter(d -> type.isInstance(d.event())).map(d -> type.cast(d.event())).toList();
+    }
+
+    /** Every partition of every split given out, in assignment order. */
+    List<PartitionSplit> allPartitions() {
+        return allSplits().stream().flatMap(s -> s.partitions().stream()).toList();
+    }
+
+    /** The newest pass {@code reader} got, or null. */
+    PassCompleted lastPass(int reader) {
+        List<PassCompleted> passes = eventsOf(reader, PassCompleted.class);
+        return passes.isEmpty() ? null : passes.get(passes.size() - 1);
+    }
+
+    /**
+     * Where each partition of {@code queue} is read from as its reader learns it: the partitions of
+     * the queue's split, and for a partition (or incarnation) the split does not hold, the start
+     * the newest pass to any reader gives it.
+     */
+    Map<String, PartitionSplit> startsOf(String queue) {
+        Map<String, PartitionSplit> starts = new LinkedHashMap<>();
+        Map<String, String> inSplit = new LinkedHashMap<>();
+        for (QueueSplit split : allSplits()) {
+            if (split.queue().equals(queue)) {
+                split.partitions().forEach(p -> {
+                    starts.put(p.partition(), p);
+                    inSplit.put(p.partition(), p.partitionId());
+                });
+            }
+        }
+        for (Delivered d : sequence()) {
+            if (d.event() instanceof PassCompleted pass && pass.queues().containsKey(queue)) {
+                for (PassCompleted.PassPartition row : pass.queues().get(queue)) {
+                    if (!row.partitionId().equals(inSplit.get(row.partition()))) {
+                        starts.put(row.partition(), PartitionSplit.atOffset(
+                                queue, row.partition(), row.partitionId(), row.startOffset(), row.skipBelowMicros()));
+                    }
+                }
+            }
+        }
+        return starts;
     }
 
     void leaseRound() throws Throwable {

@@ -50,13 +50,14 @@ class TenThousandPartitionsTest {
             assertThat(counting.changedCalls.get()).as("a full pass of 10,000 partitions pages by 1,000").isGreaterThanOrEqualTo(10);
             assertThat(counting.rowsReturned.get()).isEqualTo(PARTITIONS);
             Set<String> assigned = new HashSet<>();
-            for (PartitionSplit split : context.allSplits()) {
+            assertThat(context.allSplits()).as("one queue, one split").hasSize(1);
+            for (PartitionSplit split : context.allPartitions()) {
                 assertThat(assigned.add(split.partition())).as("assigned once: " + split.partition()).isTrue();
             }
             assertThat(assigned).hasSize(PARTITIONS);
             int reported = 0;
             for (int r = 0; r < 4; r++) {
-                reported += context.eventsOf(r, PassCompleted.class).get(0).lastOffsets().size();
+                reported += context.eventsOf(r, PassCompleted.class).get(0).queues().values().stream().mapToInt(List::size).sum();
             }
             assertThat(reported).isEqualTo(PARTITIONS);
 
@@ -68,14 +69,16 @@ class TenThousandPartitionsTest {
             assertThat(counting.rowsReturned.get()).as("idle partitions are not listed again").isZero();
             assertThat(counting.changedCalls.get()).as("one page per incremental pass").isEqualTo(5);
             assertThat(enumerator.knownPartitions()).isEqualTo(PARTITIONS);
-            assertThat(context.allSplits()).hasSize(PARTITIONS);
+            assertThat(context.allSplits()).hasSize(1);
 
             rig.push("orders", "p-17", 1);
             rig.push("orders", "p-new", 1);
             counting.reset();
             context.discoveryRun();
             assertThat(counting.rowsReturned.get()).as("only what was written since the last pass").isEqualTo(2);
-            assertThat(context.allSplits()).hasSize(PARTITIONS + 1);
+            assertThat(context.allSplits()).as("a new partition is no new split").hasSize(1);
+            int owner = context.sequence().stream().filter(d -> d.split() != null).findFirst().orElseThrow().reader();
+            assertThat(context.lastPass(owner).queues().get("orders")).hasSize(PARTITIONS + 1);
         }
     }
 

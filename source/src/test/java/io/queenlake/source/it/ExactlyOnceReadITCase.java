@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.broker.client.PushItem;
 import io.queenlake.source.QueenSource;
+import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueRecord;
 import io.queenlake.source.it.SourceItRig.Seen;
 import java.time.Duration;
@@ -102,7 +103,7 @@ class ExactlyOnceReadITCase {
         env.setParallelism(2);
 
         try (Collected out = new Collected(env.fromSource(source, source.watermarkStrategy(), "queen")
-                .map(Seen::line).returns(Types.STRING)
+                .flatMap(Seen::lines).returns(Types.STRING)
                 .executeAndCollect("exactly-once-read"))) {
             SourceItRig.await("every pushed record", () -> out.size() >= pushedCount() || out.failure() != null,
                     Duration.ofSeconds(60), () -> out.size() + " of " + pushedCount());
@@ -128,7 +129,7 @@ class ExactlyOnceReadITCase {
 
         // With checkpointing, the collect sink hands out only what a completed checkpoint covers: exactly once.
         try (Collected out = new Collected(env.fromSource(source, source.watermarkStrategy(), "queen")
-                .map(new FailOnceAfterACheckpoint()).returns(Types.STRING)
+                .filter(e -> e instanceof QueueRecord).map(new FailOnceAfterACheckpoint()).returns(Types.STRING)
                 .executeAndCollect("exactly-once-failover"))) {
             for (int round = 5; round < 25; round++) {
                 pushRound(round); // producers keep pushing while the job runs, fails and restores
@@ -145,7 +146,7 @@ class ExactlyOnceReadITCase {
     }
 
     /** Throws once, some records after the first completed checkpoint, so the job restores from it. */
-    static final class FailOnceAfterACheckpoint extends RichMapFunction<QueueRecord, String> implements CheckpointListener {
+    static final class FailOnceAfterACheckpoint extends RichMapFunction<QueueEvent, String> implements CheckpointListener {
 
         static final AtomicBoolean FAILED = new AtomicBoolean();
         static final AtomicInteger COMPLETED = new AtomicInteger();
@@ -157,7 +158,8 @@ class ExactlyOnceReadITCase {
         }
 
         @Override
-        public String map(QueueRecord record) {
+        public String map(QueueEvent event) {
+            QueueRecord record = (QueueRecord) event;
             if (COMPLETED.get() > 0 && ++sinceCheckpoint > 40 && FAILED.compareAndSet(false, true)) {
                 throw new IllegalStateException("induced failover after a completed checkpoint");
             }

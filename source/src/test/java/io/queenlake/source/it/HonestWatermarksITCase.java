@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.broker.client.PushItem;
 import io.queenlake.source.QueenSource;
+import io.queenlake.source.QueueEvent;
+import io.queenlake.source.QueueFrontier;
 import io.queenlake.source.QueueRecord;
+import io.queenlake.source.QueueStart;
 import io.queenlake.source.it.SourceItRig.Seen;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -120,16 +125,35 @@ class HonestWatermarksITCase {
 
     /**
      * Fails the job when a record's timestamp is at or below the current watermark, or is not its
-     * broker stamp's millisecond; passes records and watermarks on as lines.
+     * broker stamp's millisecond, or its stamp is at or below its queue's last frontier, or a
+     * queue's frontier goes back, or a queue's event comes before its start; passes records and
+     * watermarks on as lines. A queue is read by one reader, so its events arrive in its order.
      */
     static final class WatermarkPromise extends AbstractStreamOperator<String>
-            implements OneInputStreamOperator<QueueRecord, String> {
+            implements OneInputStreamOperator<QueueEvent, String> {
 
         private long watermark = Long.MIN_VALUE;
+        private final Map<String, Long> frontiers = new HashMap<>();
+        private final Set<String> started = new HashSet<>();
 
         @Override
-        public void processElement(StreamRecord<QueueRecord> element) {
-            QueueRecord record = element.getValue();
+        public void processElement(StreamRecord<QueueEvent> element) {
+            QueueEvent event = element.getValue();
+            if (event instanceof QueueStart start) {
+                started.add(start.queue());
+                return;
+            }
+            if (!started.contains(event.queue())) {
+                throw new IllegalStateException(event + " came before its queue's start");
+            }
+            if (event instanceof QueueFrontier frontier) {
+                Long before = frontiers.put(frontier.queue(), frontier.frontierMicros());
+                if (before != null && frontier.frontierMicros() <= before) {
+                    throw new IllegalStateException("frontier " + frontier + " did not rise above " + before);
+                }
+                return;
+            }
+            QueueRecord record = (QueueRecord) event;
             long stampMillis = Math.floorDiv(record.record().tsMicros(), 1000L);
             if (!element.hasTimestamp() || element.getTimestamp() != stampMillis) {
                 throw new IllegalStateException("record " + record + " carries timestamp "
@@ -139,6 +163,12 @@ class HonestWatermarksITCase {
                 throw new IllegalStateException("watermark promise broken: " + record.queue() + "/"
                         + record.record().partition() + "@" + record.record().offset() + " at " + element.getTimestamp()
                         + " arrived after watermark " + watermark);
+            }
+            Long frontier = frontiers.get(record.queue());
+            if (frontier != null && record.record().tsMicros() <= frontier) {
+                throw new IllegalStateException("frontier promise broken: " + record.queue() + "/"
+                        + record.record().partition() + "@" + record.record().offset() + " stamped "
+                        + record.record().tsMicros() + " arrived after its queue's frontier " + frontier);
             }
             output.collect(new StreamRecord<>("R|" + Seen.line(record)));
         }

@@ -68,7 +68,7 @@ class LostRangesITCase {
         env.enableCheckpointing(200);
         QueenSource source = rig.source(queue).instance(instance).build();
         CloseableIterator<String> lines = env.fromSource(source, source.watermarkStrategy(), "queen").uid("queen")
-                .map(Seen::line).uid("lines").returns(Types.STRING)
+                .flatMap(Seen::lines).uid("lines").returns(Types.STRING)
                 .collectAsync();
         JobClient job = env.executeAsync("lost-ranges");
         return new Running(job, new Collected(lines));

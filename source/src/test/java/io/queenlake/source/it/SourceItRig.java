@@ -10,6 +10,7 @@ import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.source.QueenSource;
 import io.queenlake.source.QueenSourceBuilder;
 import io.queenlake.source.QueenSourceConfig;
+import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueRecord;
 import io.queenlake.source.StartMode;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.flink.util.Collector;
 
 /**
  * A dev broker whose clock a test can move forward, a client to push with, and QueenSource with
@@ -76,6 +78,13 @@ final class SourceItRig implements AutoCloseable {
      */
     record Seen(String queue, String partition, String partitionId, long offset, long tsMicros, String payload,
             String lost) {
+
+        /** The lines of the records among a job's queue events (starts and frontiers leave none). */
+        static void lines(QueueEvent event, Collector<String> out) {
+            if (event instanceof QueueRecord r) {
+                out.collect(line(r));
+            }
+        }
 
         static String line(QueueRecord r) {
             Base64.Encoder b64 = Base64.getEncoder();

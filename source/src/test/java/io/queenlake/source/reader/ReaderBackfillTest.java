@@ -71,7 +71,7 @@ class ReaderBackfillTest {
         long total = bytesByWindow.values().stream().mapToLong(Long::longValue).sum();
         assertThat(bytesByWindow).as("windows of broker time in the log").hasSizeGreaterThanOrEqualTo(WINDOWS);
 
-        rig.assign(splits.toArray(PartitionSplit[]::new));
+        rig.assign(ReaderRig.split(splits.toArray(PartitionSplit[]::new)));
         long expected = records;
         rig.pollSlowlyUntil("every record", () -> rig.output.records.size() == expected, seconds(60));
 

@@ -10,6 +10,7 @@ import io.queenlake.broker.client.FetchRequest;
 import io.queenlake.broker.client.FetchedPartition;
 import io.queenlake.broker.client.FetchedRecord;
 import io.queenlake.broker.client.HttpQueenClient;
+import io.queenlake.broker.client.PartitionInfo;
 import io.queenlake.broker.client.PushItem;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.devstack.broker.DevBroker;
@@ -19,12 +20,14 @@ import io.queenlake.source.StartMode;
 import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.PartitionSplit;
+import io.queenlake.source.split.QueueSplit;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -114,32 +117,59 @@ final class ReaderRig implements AutoCloseable {
         return client.partitionsChanged(List.of()).safeTimeMicros();
     }
 
+    /** One queue split of these partitions (all of one queue), with no cut. */
+    static QueueSplit split(PartitionSplit... partitions) {
+        return new QueueSplit(partitions[0].queue(), List.of(partitions), Optional.empty());
+    }
+
     /**
-     * What a complete pass now reports for these splits, as discovery reads it: each queue's
-     * partitions, paged, with the minimum safeTime of the pages (read before their rows).
+     * What a complete pass now reports for these queues, as discovery reads them: every current
+     * partition of each, paged, with the minimum safeTime of the pages (read before their rows). A
+     * partition a split does not hold starts at its log start.
      */
-    PassCompleted passNow(PartitionSplit... splits) {
+    PassCompleted passNow(String... queues) {
+        if (queues.length == 0) {
+            return new PassCompleted(safeTime(), Map.of());
+        }
+        ChangedPass pass = ChangedPassWalker.walk(client, List.of(queues), OptionalLong.empty(), ChangedQuery.MAX_LIMIT);
+        Map<String, List<PassCompleted.PassPartition>> rows = new HashMap<>();
+        for (String queue : queues) {
+            List<PassCompleted.PassPartition> list = new ArrayList<>();
+            for (PartitionInfo p : pass.partitions().getOrDefault(queue, List.of())) {
+                list.add(new PassCompleted.PassPartition(
+                        p.name(), p.id(), p.lastOffset(), Math.max(0, p.logStart()), Long.MIN_VALUE, "", -1));
+            }
+            rows.put(queue, list);
+        }
+        return new PassCompleted(pass.safeTimeMicros(), rows);
+    }
+
+    /** The pass discovery would send now for the queues of these splits. */
+    PassCompleted passNow(QueueSplit... splits) {
+        return passNow(queuesOf(splits));
+    }
+
+    private static String[] queuesOf(QueueSplit... splits) {
         List<String> queues = new ArrayList<>();
-        for (PartitionSplit split : splits) {
+        for (QueueSplit split : splits) {
             if (!queues.contains(split.queue())) {
                 queues.add(split.queue());
             }
         }
-        if (queues.isEmpty()) {
-            return new PassCompleted(safeTime(), Map.of());
-        }
-        ChangedPass pass = ChangedPassWalker.walk(client, queues, OptionalLong.empty(), ChangedQuery.MAX_LIMIT);
-        Map<String, Long> byId = new HashMap<>();
-        pass.partitions().forEach((queue, rows) -> rows.forEach(
-                p -> byId.put(PartitionSplit.splitId(queue, p.name(), p.id()), p.lastOffset())));
-        Map<String, Long> lastOffsets = new HashMap<>();
-        for (PartitionSplit split : splits) {
-            Long last = byId.get(split.splitId());
-            if (last != null) {
-                lastOffsets.put(split.splitId(), last);
-            }
-        }
-        return new PassCompleted(pass.safeTimeMicros(), lastOffsets);
+        return queues.toArray(String[]::new);
+    }
+
+    /** A pass row for a partition the split holds (or is to join at its offset), with the last offset a pass claims. */
+    static PassCompleted.PassPartition row(PartitionSplit partition, long lastOffset) {
+        return new PassCompleted.PassPartition(partition.partition(), partition.partitionId(), lastOffset,
+                Math.max(0, partition.nextOffset()), partition.skipBelowMicros(), "", -1);
+    }
+
+    /** A pass with exactly these rows, grouped by the rows' partitions' queues. */
+    static PassCompleted pass(long safeTimeMicros, Map<PartitionSplit, Long> lastOffsets) {
+        Map<String, List<PassCompleted.PassPartition>> rows = new HashMap<>();
+        lastOffsets.forEach((p, last) -> rows.computeIfAbsent(p.queue(), q -> new ArrayList<>()).add(row(p, last)));
+        return new PassCompleted(safeTimeMicros, rows);
     }
 
     /** Partition name to incarnation id, as a full discovery pass reports them. */
@@ -150,8 +180,8 @@ final class ReaderRig implements AutoCloseable {
         return ids;
     }
 
-    /** What the enumerator does with new splits: assign them, then send the pass that lists them. */
-    void assign(PartitionSplit... splits) {
+    /** What the enumerator does with a new queue split: assign it, then send the pass that lists its queue. */
+    void assign(QueueSplit... splits) {
         reader.addSplits(List.of(splits));
         send(passNow(splits));
     }

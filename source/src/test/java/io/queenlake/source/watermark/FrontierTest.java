@@ -74,6 +74,27 @@ class FrontierTest {
     }
 
     @Test
+    void aQueuesFrontierInMicrosIsTheMinimumOverItsPartitionsAndEmptyWhileOneHoldsIt() {
+        Frontier frontier = new Frontier(GUARD);
+        assertThat(frontier.frontierMicros()).as("no pass yet").isEmpty();
+        frontier.onPass(S, Map.of());
+        assertThat(frontier.frontierMicros()).as("no partition: the pass").hasValue(S - GUARD);
+
+        frontier.addSplit("a", 0);
+        frontier.addSplit("b", 0);
+        frontier.onPass(S, Map.of("a", -1L, "b", 7L));
+        assertThat(frontier.frontierMicros()).as("b never read and behind").isEmpty();
+
+        frontier.onRecords("b", 1_000_000_000_500L, 3);
+        assertThat(frontier.frontierMicros()).hasValue(1_000_000_000_499L);
+
+        frontier.addSplit("joiner", 0); // a partition listed by a pass, not read yet
+        assertThat(frontier.frontierMicros()).isEmpty();
+        frontier.removeSplit("joiner");
+        assertThat(frontier.frontierMicros()).hasValue(1_000_000_000_499L);
+    }
+
+    @Test
     void aWatermarkPromisesOnlyWholeMillisecondsAtOrBelowTheFrontier() {
         // F = ...999 us covers millisecond ...: every record of that millisecond is at or below F.
         assertThat(Frontier.toWatermarkMillis(1_999L)).isEqualTo(1L);
