@@ -69,7 +69,7 @@ class QueueIsolationITCase {
         Thread live = new Thread(() -> {
             int i = 0;
             while (pushing.get()) {
-                rig.client.push(List.of(new PushItem("live", "p0", Optional.empty(), RawJson.ofUtf8("{\"i\":" + i++ + "}"))));
+                rig.client.push(List.of(new PushItem("live", "p0", Optional.empty(), RawJson.of("{\"i\":" + i++ + "}"))));
                 sleep(20);
             }
         }, "live-producer");
