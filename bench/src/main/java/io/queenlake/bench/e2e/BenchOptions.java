@@ -52,7 +52,7 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
             + " run-timeout-s=300 push-threads=4 peers=ceiling,lake-jsonl,filesink-jsonl-zstd,lake-parquet,filesink-parquet"
             + " queues=orders,refunds wide=true lag-rate=2000 lag-seconds=60 (lag-seconds=0 skips the lag run)"
             + " rounds=4 warmup-rounds=1 config=default (default|shipped|both; shipped reads flink-conf=flink-conf)"
-            + " lag=live (live|backfill|both) backfill-records=1000000 backfill-windows=20";
+            + " lag=live (live|backfill|both) backfill-records=2000000 backfill-windows=20";
 
     private static final Set<String> NAMES = Set.of("dir", "records", "partitions", "warmup-records", "wide-records", "wide-partitions",
             "window-ms", "checkpoint-ms", "parallelism", "run-timeout-s", "push-threads", "peers", "queues", "wide", "lag-rate",
@@ -96,7 +96,7 @@ record BenchOptions(Path dir, int records, int partitions, int warmupRecords, in
                 RunConfig.parse(given.getOrDefault("config", "default"),
                         Path.of(given.getOrDefault("flink-conf", "flink-conf")).toAbsolutePath()),
                 lagMode(given.getOrDefault("lag", "live")),
-                number(given, "backfill-records", 1_000_000),
+                number(given, "backfill-records", 2_000_000),
                 number(given, "backfill-windows", 20));
         if (options.rounds() < 1) {
             throw new IllegalArgumentException("rounds=0 runs nothing: give 1 or more.");

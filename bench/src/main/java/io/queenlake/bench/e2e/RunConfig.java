@@ -2,6 +2,7 @@ package io.queenlake.bench.e2e;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -57,7 +58,7 @@ record RunConfig(String id, Path file, Map<String, String> taken, Map<String, St
             }
             (KEPT.contains(key) ? kept : taken).put(key, value);
         });
-        return new RunConfig("shipped", file, Map.copyOf(taken), Map.copyOf(kept));
+        return new RunConfig("shipped", file, Collections.unmodifiableMap(taken), Collections.unmodifiableMap(kept));
     }
 
     /** {@code config=default|shipped|both} as the list of configurations each peer runs in. */
@@ -103,7 +104,9 @@ record RunConfig(String id, Path file, Map<String, String> taken, Map<String, St
             return "configuration " + label() + ": the MiniCluster's defaults, checkpoints to a local folder";
         }
         Map<String, String> keptWhy = new LinkedHashMap<>();
-        kept.forEach((k, v) -> keptWhy.put(k, v + (k.endsWith(".dir") ? " -> a local folder under dir=" : " -> the bench's")));
+        kept.forEach((k, v) -> keptWhy.put(k, v + (k.equals(CheckpointingOptions.CHECKPOINTS_DIRECTORY.key())
+                ? " -> a local folder under dir=" : k.equals(CheckpointingOptions.SAVEPOINT_DIRECTORY.key())
+                ? " (no run takes a savepoint)" : " -> the bench's")));
         return String.format(Locale.ROOT, "configuration %s from %s: took %s; not taken %s%s", label(), file, taken,
                 keptWhy, isRocksDb() ? "; RocksDB's local dir under dir=, managed memory the MiniCluster's default" : "");
     }
