@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.checkpoint.AbstractCheckpointStats;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
 import org.apache.flink.runtime.checkpoint.CompletedCheckpointStats;
 import org.apache.flink.runtime.checkpoint.TaskStateStats;
@@ -19,7 +20,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * One MiniCluster in this JVM running one benchmark job: one task manager with as many slots as the
- * job's parallelism, exactly-once checkpoints in memory at a fixed interval. It owns the cluster's
+ * job's parallelism, exactly-once checkpoints into a local folder at a fixed interval. It owns the cluster's
  * life and reads the job's checkpoint statistics (what the REST API's checkpoints page shows).
  */
 final class BenchCluster implements AutoCloseable {
@@ -34,15 +35,18 @@ final class BenchCluster implements AutoCloseable {
     /**
      * The environment a run builds its graph in, named {@code jobName}: checkpointing every
      * {@code interval}, exactly once, into {@code checkpoints} (a backfill's open windows are far
-     * larger than the 5 MiB the JobManager's memory would hold).
+     * larger than the 5 MiB the JobManager's memory would hold); then {@code config}'s keys, its local
+     * files (RocksDB's) beside the checkpoints.
      */
-    static StreamExecutionEnvironment environment(String jobName, int parallelism, Duration interval, Path checkpoints) {
+    static StreamExecutionEnvironment environment(String jobName, int parallelism, Duration interval, Path checkpoints,
+            RunConfig config) {
         Configuration conf = new Configuration();
         conf.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
         conf.setString("pipeline.name", jobName);
         conf.setString("execution.checkpointing.interval", interval.toMillis() + " ms");
         conf.setString("execution.checkpointing.mode", "EXACTLY_ONCE");
         conf.setString("restart-strategy.type", "none");
+        config.applyTo(conf, checkpoints.resolveSibling(checkpoints.getFileName() + "-local"));
         StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
         env.setParallelism(parallelism);
         return env;
@@ -88,22 +92,40 @@ final class BenchCluster implements AutoCloseable {
         return cluster.getExecutionGraph(job).get(10, TimeUnit.SECONDS).getCheckpointStatsSnapshot();
     }
 
-    /** The largest state a completed checkpoint held, in bytes (0 before the first one). */
-    long peakStateBytes() throws Exception {
-        CheckpointStatsSnapshot stats = checkpoints();
-        return stats.getCounts().getNumberOfCompletedCheckpoints() == 0
-                ? 0
-                : stats.getSummaryStats().getStateSizeStats().getMaximum();
+    /**
+     * The largest completed checkpoint of the job so far, from its checkpoint statistics (the
+     * summary of every completed checkpoint since the start, what the web UI's "Summary" shows as
+     * the maximum): {@code state} its full size, {@code checkpointed} what it wrote itself (smaller
+     * only for incremental checkpoints, which reuse files of earlier ones). Both 0 before the first.
+     */
+    record PeakCheckpoint(long stateBytes, long checkpointedBytes) {
+        PeakCheckpoint max(PeakCheckpoint o) {
+            return new PeakCheckpoint(Math.max(stateBytes, o.stateBytes), Math.max(checkpointedBytes, o.checkpointedBytes));
+        }
     }
 
-    /** The state of the latest completed checkpoint by task (the chained operators' names), in bytes. */
+    PeakCheckpoint peakCheckpoint() throws Exception {
+        CheckpointStatsSnapshot stats = checkpoints();
+        if (stats.getCounts().getNumberOfCompletedCheckpoints() == 0) {
+            return new PeakCheckpoint(0, 0);
+        }
+        return new PeakCheckpoint(stats.getSummaryStats().getStateSizeStats().getMaximum(),
+                stats.getSummaryStats().getCheckpointedSize().getMaximum());
+    }
+
+    /**
+     * The largest state each task (the chained operators' names) held in the completed checkpoints
+     * the statistics still list (the last ten by default), in bytes.
+     */
     Map<String, Long> stateByTask() throws Exception {
         AccessExecutionGraph graph = cluster.getExecutionGraph(job).get(10, TimeUnit.SECONDS);
-        CompletedCheckpointStats latest = graph.getCheckpointStatsSnapshot().getHistory().getLatestCompletedCheckpoint();
         Map<String, Long> sizes = new LinkedHashMap<>();
-        if (latest != null) {
-            for (TaskStateStats task : latest.getAllTaskStateStats()) {
-                sizes.put(graph.getJobVertex(task.getJobVertexId()).getName(), task.getStateSize());
+        for (AbstractCheckpointStats checkpoint : graph.getCheckpointStatsSnapshot().getHistory().getCheckpoints()) {
+            if (!(checkpoint instanceof CompletedCheckpointStats)) {
+                continue;
+            }
+            for (TaskStateStats task : checkpoint.getAllTaskStateStats()) {
+                sizes.merge(graph.getJobVertex(task.getJobVertexId()).getName(), task.getStateSize(), Math::max);
             }
         }
         return sizes;

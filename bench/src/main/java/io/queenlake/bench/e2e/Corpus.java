@@ -34,6 +34,15 @@ record Corpus(String name, List<String> queues, int partitions, int records, lon
 
     /** Pushes the corpus unless the broker already holds it whole; fails on a partial or different corpus. */
     Census ensurePushed(QueenClient client, int threads) throws Exception {
+        return ensurePushed(client, threads, java.time.Duration.ZERO);
+    }
+
+    /**
+     * As {@link #ensurePushed(QueenClient, int)}, no faster than in {@code atLeast}: batch {@code b} of
+     * {@code n} is not pushed before {@code b / n} of it has passed, so the broker's stamps (push
+     * time) span about that long however small the corpus.
+     */
+    Census ensurePushed(QueenClient client, int threads, java.time.Duration atLeast) throws Exception {
         Census before = Census.read(client, this);
         if (before.records() == records) {
             System.out.printf("corpus %s: reusing the %,d records already in the broker%n", name, records);
@@ -54,6 +63,11 @@ record Corpus(String name, List<String> queues, int partitions, int records, lon
                 pushed.add(pool.submit(() -> {
                     // One payload sequence per batch: seeded by batch number, so the corpus does not depend on threads.
                     for (int b = thread; b < batches; b += threads) {
+                        long due = t0 + atLeast.toNanos() * b / Math.max(1, batches - 1);
+                        long wait = due - System.nanoTime();
+                        if (wait > 0) {
+                            Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L));
+                        }
                         pushBatch(client, b);
                     }
                     return null;
@@ -112,19 +126,26 @@ record Corpus(String name, List<String> queues, int partitions, int records, lon
      * What the broker holds of a corpus, per queue: how many records and the newest stamp (the
      * pointer that covers it has {@code tEnd} above it).
      */
-    record Census(Map<String, Long> counts, Map<String, Long> lastStamps) {
+    record Census(Map<String, Long> counts, Map<String, Long> lastStamps, Map<String, Long> firstStamps) {
 
         long records() {
             return counts.values().stream().mapToLong(Long::longValue).sum();
         }
 
+        /** The broker time from the queue's oldest stamp to its newest, in milliseconds. */
+        long spanMs(String queue) {
+            return (lastStamps.get(queue) - firstStamps.get(queue)) / 1000;
+        }
+
         static Census read(QueenClient client, Corpus corpus) {
             Map<String, Long> counts = new LinkedHashMap<>();
             Map<String, Long> stamps = new LinkedHashMap<>();
+            Map<String, Long> firsts = new LinkedHashMap<>();
             for (String queue : corpus.queues()) {
                 List<String> partitions = corpus.partitionsOf(queue);
                 long count = 0;
                 long last = 0;
+                long first = Long.MAX_VALUE;
                 for (int from = 0; from < partitions.size(); from += FetchRequest.MAX_ENTRIES) {
                     List<FetchEntry> heads = new ArrayList<>();
                     for (String p : partitions.subList(from, Math.min(partitions.size(), from + FetchRequest.MAX_ENTRIES))) {
@@ -134,6 +155,9 @@ record Corpus(String name, List<String> queues, int partitions, int records, lon
                     List<FetchEntry> tails = new ArrayList<>();
                     for (FetchedPartition fp : answer) {
                         count += fp.highWatermark();
+                        if (!fp.records().isEmpty()) {
+                            first = Math.min(first, fp.records().get(0).tsMicros());
+                        }
                         if (fp.highWatermark() > 0) {
                             tails.add(FetchEntry.of(queue, fp.partition(), fp.highWatermark() - 1, 1));
                         }
@@ -146,8 +170,9 @@ record Corpus(String name, List<String> queues, int partitions, int records, lon
                 }
                 counts.put(queue, count);
                 stamps.put(queue, last);
+                firsts.put(queue, first == Long.MAX_VALUE ? 0 : first);
             }
-            return new Census(counts, stamps);
+            return new Census(counts, stamps, firsts);
         }
     }
 }

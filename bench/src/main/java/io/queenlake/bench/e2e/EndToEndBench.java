@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -75,6 +75,12 @@ public final class EndToEndBench {
             Corpus.Census warmupCensus = warmup.ensurePushed(stack.client(), options.pushThreads());
             Corpus.Census mainCensus = main.ensurePushed(stack.client(), options.pushThreads());
             Corpus.Census wideCensus = options.wide() ? wide.ensurePushed(stack.client(), options.pushThreads()) : null;
+            Corpus backfill = LagRun.backfillCorpus(options);
+            Corpus.Census backfillCensus = options.lagSeconds() > 0 && options.lag().backfill()
+                    ? LagRun.ensureBackfill(stack, backfill, options) : null;
+            for (RunConfig config : options.configs()) {
+                System.out.println(config.describe());
+            }
 
             // One pass over a small corpus first, so no run pays for class loading alone; then unmeasured
             // rounds of the main corpus, so the measured ones run code the JIT has compiled, as a job does
@@ -94,7 +100,15 @@ public final class EndToEndBench {
                 runAll(stack, wide, wideCensus, options, rounds, true);
             }
             if (options.lagSeconds() > 0) {
-                System.out.println(LagRun.describe(new LagRun(stack, options).run()));
+                for (RunConfig config : options.configs()) {
+                    if (options.lag().live()) {
+                        System.out.println(LagRun.describe(new LagRun(stack, options, config, null, null).run()));
+                    }
+                    if (options.lag().backfill()) {
+                        System.out.println(LagRun.describe(
+                                new LagRun(stack, options, config, backfill, backfillCensus).run()));
+                    }
+                }
             }
         }
         System.exit(0); // the S3 file system plugin leaves non-daemon threads behind
@@ -114,23 +128,33 @@ public final class EndToEndBench {
             List<Integer> rounds, boolean print) throws Exception {
         long payload = corpus.payloadBytes();
         EndToEndRun runs = new EndToEndRun(stack, corpus, census, payload, options, print);
-        Map<Peer, List<RunResult>> results = new EnumMap<>(Peer.class);
+        // Printed by configuration, then peer; run interleaved, every other round in reverse order.
+        Map<ResultTable.Key, List<RunResult>> results = new LinkedHashMap<>();
+        List<ResultTable.Key> keys = new ArrayList<>();
+        for (RunConfig config : options.configs()) {
+            for (Peer peer : options.peers()) {
+                keys.add(new ResultTable.Key(config, peer));
+            }
+        }
         for (int round : rounds) {
-            List<Peer> order = new ArrayList<>(options.peers());
+            List<ResultTable.Key> order = new ArrayList<>(keys);
             if (Math.abs(round) % 2 == 0) {
                 Collections.reverse(order);
             }
-            for (Peer peer : order) {
+            for (ResultTable.Key key : order) {
+                Peer peer = key.peer();
                 if (print) {
                     System.out.println(JitQuiet.await(JIT_QUIET_MAX));
                 }
-                RunResult r = runs.run(peer, round);
-                results.computeIfAbsent(peer, p -> new ArrayList<>()).add(r);
-                System.out.printf(Locale.ROOT, "%s%s on %s%s: %.1f s (first record at %.1f s, all read at %.1f s), %,.0f records/s, %d objects, %,d records read back%n",
-                        print ? "" : "(warm-up) ", peer.label, corpus.name(), rounds.size() > 1 ? " (round " + round + ")" : "",
+                RunResult r = runs.run(peer, key.config(), round);
+                results.computeIfAbsent(key, k -> new ArrayList<>()).add(r);
+                System.out.printf(Locale.ROOT, "%s%s [%s] on %s%s: %.1f s (first record at %.1f s, all read at %.1f s), %,.0f records/s, %d objects, %,d records read back%n",
+                        print ? "" : "(warm-up) ", peer.label, key.config().label(), corpus.name(), rounds.size() > 1 ? " (round " + round + ")" : "",
                         r.seconds(), r.firstRecordSeconds(), r.readAllSeconds(), r.recordsPerSecond(), r.objects(), r.recordsVerified());
+                System.out.printf(Locale.ROOT, "  peak checkpoint: %s in %d checkpoints%n",
+                        ResultTable.checkpointSize(r.peakStateBytes(), r.peakCheckpointedBytes()), r.checkpoints());
                 r.peakStateByTask().forEach((task, bytes) -> System.out.printf(Locale.ROOT,
-                        "  peak state of task '%s': %.2f MB%n", task, bytes / 1e6));
+                        "  peak state of task '%s': %s%n", task, ResultTable.bytes(bytes)));
                 System.out.printf(Locale.ROOT, "  S3 requests: %s%n", r.s3Requests());
                 if (r.recordsVerified() != census.records()) {
                     System.out.printf("  WARNING: %s read back %,d records, the corpus has %,d%n", peer.label,
@@ -139,8 +163,27 @@ public final class EndToEndBench {
             }
         }
         if (print) {
-            System.out.println(ResultTable.render(corpus, census, payload, options, results));
+            System.out.println(ResultTable.render(corpus, census, payload, options, results, floor(stack, runs, census, options)));
         }
+    }
+
+    /**
+     * zstd alone over the corpus's JSONL, read from the first measured round's lake JSONL bucket (else
+     * the FileSink JSON lines'), for the floor; null when neither ran or there is no ceiling to add it to.
+     */
+    private static ZstdFloor floor(Stack stack, EndToEndRun runs, Corpus.Census census, BenchOptions options)
+            throws IOException {
+        if (!options.peers().contains(Peer.CEILING)) {
+            return null;
+        }
+        for (Peer source : List.of(Peer.LAKE_JSONL, Peer.FILESINK_JSONL_ZSTD)) {
+            if (options.peers().contains(source)) {
+                String bucket = runs.bucket(source, options.configs().get(0), 1);
+                return ZstdFloor.measure(source.label + " bucket " + bucket, stack.bucketDir(bucket), census.records());
+            }
+        }
+        System.out.println("no floor: it compresses the JSONL of a lake-jsonl or filesink-jsonl-zstd run, and neither ran");
+        return null;
     }
 
     /** The s3:// file system for this process, loaded as a plugin as a Flink cluster loads it. */

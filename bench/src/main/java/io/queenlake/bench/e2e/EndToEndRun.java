@@ -59,21 +59,21 @@ final class EndToEndRun {
      * The bucket (and sink name) of a run: unique per invocation and round (warm-up rounds are below 0), so
      * every run starts on an empty one.
      */
-    String bucket(Peer peer, int round) {
+    String bucket(Peer peer, RunConfig config, int round) {
         String suffix = round < 0 ? "-w" + -round : round > 1 ? "-" + round : "";
-        return (corpus.name() + "-" + peer.id + "-" + options.invocation() + suffix).toLowerCase();
+        return (corpus.name() + "-" + peer.id + "-" + options.invocation() + suffix + config.bucketSuffix()).toLowerCase();
     }
 
-    RunResult run(Peer peer, int round) throws Exception {
-        String bucket = bucket(peer, round);
+    RunResult run(Peer peer, RunConfig config, int round) throws Exception {
+        String bucket = bucket(peer, config, round);
         Files.createDirectories(stack.bucketDir(bucket));
         LakeSettings settings = settings(peer, bucket);
         StreamExecutionEnvironment env = BenchCluster.environment(peer.label + " " + bucket, options.parallelism(), options.checkpointInterval(),
-                options.dir().resolve("checkpoints").resolve(bucket));
+                options.dir().resolve("checkpoints").resolve(bucket), config);
         build(env, peer, settings);
         BucketFolder folder = new BucketFolder(stack.bucketDir(bucket));
         ManifestWatch manifests = manifestWatch(settings);
-        long peakState = 0;
+        BenchCluster.PeakCheckpoint peak = new BenchCluster.PeakCheckpoint(0, 0);
         Map<String, Long> stateByTask = new LinkedHashMap<>();
         long checkpoints;
         double seconds;
@@ -101,7 +101,7 @@ final class EndToEndRun {
                                 + "; raise run-timeout-s or scale the corpus down.");
                     }
                     if (System.nanoTime() - lastStatePoll > 1_000_000_000L) {
-                        peakState = Math.max(peakState, cluster.peakStateBytes());
+                        peak = peak.max(cluster.peakCheckpoint());
                         cluster.stateByTask().forEach((task, bytes) -> stateByTask.merge(task, bytes, Math::max));
                         lastStatePoll = System.nanoTime();
                     }
@@ -114,7 +114,8 @@ final class EndToEndRun {
                 sampler.close();
                 profile.close();
                 requests = stack.s3().requestsSince(requestsBefore);
-                peakState = Math.max(peakState, cluster.peakStateBytes());
+                peak = peak.max(cluster.peakCheckpoint());
+                cluster.stateByTask().forEach((task, bytes) -> stateByTask.merge(task, bytes, Math::max));
                 checkpoints = cluster.completedCheckpoints();
             }
             cpuNanos = sampler.cpuNanos();
@@ -125,7 +126,7 @@ final class EndToEndRun {
         List<Path> objects = folder.objects();
         long dataObjects = objects.stream().filter(p -> isData(p.getFileName().toString())).count();
         long verified = verify(peer, settings, folder);
-        return new RunResult(peer, census.records(), payloadBytes, seconds, firstRecordSeconds, readAllSeconds, cpuNanos / 1e9, compilerCpuNanos / 1e9, peakHeap, peakLiveHeap, peakState,
+        return new RunResult(peer, config, census.records(), payloadBytes, seconds, firstRecordSeconds, readAllSeconds, cpuNanos / 1e9, compilerCpuNanos / 1e9, peakHeap, peakLiveHeap, peak.stateBytes(), peak.checkpointedBytes(),
                 Map.copyOf(stateByTask), requests, checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
     }
 

@@ -13,13 +13,16 @@ import java.util.Map;
  * @param jitSeconds of which this JVM's JIT compiler threads took (see {@link JitQuiet}); the broker's
  *     JVM compiles too, and that stays in {@code cpuSeconds}
  * @param peakLiveHeapBytes the most heap still live after a collection during the run
+ * @param config the Flink configuration the run's job ran in
+ * @param peakStateBytes the largest completed checkpoint's full state, from the job's checkpoint statistics
+ * @param peakCheckpointedBytes the most one completed checkpoint wrote (below the full state only when incremental)
  * @param peakStateByTask the largest state each task (chain of operators) checkpointed, sampled once a second
  * @param s3Requests the requests the S3 server served during the run, by operation (PutObject, HeadObject, ...)
  * @param objects objects in the run's bucket at the end; {@code dataObjects} of them hold records
  * @param recordsVerified records read back from the bucket once the clock stopped
  */
-record RunResult(Peer peer, long records, long payloadBytes, double seconds, double firstRecordSeconds, double readAllSeconds, double cpuSeconds, double jitSeconds, long peakHeapBytes,
-        long peakLiveHeapBytes, long peakStateBytes,
+record RunResult(Peer peer, RunConfig config, long records, long payloadBytes, double seconds, double firstRecordSeconds, double readAllSeconds, double cpuSeconds, double jitSeconds, long peakHeapBytes,
+        long peakLiveHeapBytes, long peakStateBytes, long peakCheckpointedBytes,
         Map<String, Long> peakStateByTask, Map<String, Long> s3Requests, long checkpoints, long objects, long dataObjects, long bucketBytes, long recordsVerified) {
 
     long s3RequestCount() {
