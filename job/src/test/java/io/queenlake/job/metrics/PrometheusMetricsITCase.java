@@ -107,7 +107,9 @@ class PrometheusMetricsITCase {
         JobClient job = startJob(root);
         try {
             Map<String, LakeReport> lake = awaitEveryPushedRecordCommitted(root);
-            PrometheusScrape scrape = awaitScrapeWith("windowsCommitted", PUSHED.size());
+            awaitScrapeWith("windowsCommitted", PUSHED.size());
+            // The enumerator's lag follows at its next lease round.
+            PrometheusScrape scrape = awaitScrapeWith("lagSeconds", PUSHED.size());
 
             for (String queue : PUSHED.keySet()) {
                 LakeReport report = lake.get(queue);
@@ -187,7 +189,8 @@ class PrometheusMetricsITCase {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             PrometheusScrape scrape = PrometheusScrape.of(endpoint);
-            long seen = PUSHED.keySet().stream().filter(q -> !scrape.of(metric, q).isEmpty()).count();
+            long seen = PUSHED.keySet().stream()
+                    .filter(q -> scrape.of(metric, q).stream().anyMatch(s -> !Double.isNaN(s.value()))).count();
             if (seen == queues) {
                 return scrape;
             }

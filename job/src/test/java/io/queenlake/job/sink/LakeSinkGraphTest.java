@@ -34,15 +34,15 @@ class LakeSinkGraphTest {
         JobGraph graph = env.getStreamGraph().getJobGraph();
 
         List<String> tasks = graph.getVerticesSortedTopologicallyFromSources().stream().map(JobVertex::getName).toList();
-        assertThat(tasks).containsExactly(
-                "Source: Queen source",
-                "Broker-clock windows -> Lake sink: Writer",
+        assertThat(tasks).as("no exchange between the source, the windows and the writer").containsExactly(
+                "Source: Queen source -> Broker-clock windows -> Lake sink: Writer",
                 "Lake sink: Staged windows -> Lake sink: Committer");
 
-        JobVertex committer = graph.getVerticesSortedTopologicallyFromSources().get(2);
+        JobVertex committer = graph.getVerticesSortedTopologicallyFromSources().get(1);
         assertThat(committer.getParallelism()).isEqualTo(3);
         assertThat(committer.getInputs()).singleElement().satisfies(edge -> {
-            assertThat(edge.getSource().getProducer().getName()).isEqualTo("Broker-clock windows -> Lake sink: Writer");
+            assertThat(edge.getSource().getProducer().getName())
+                    .isEqualTo("Source: Queen source -> Broker-clock windows -> Lake sink: Writer");
             assertThat(edge.getSource().getProducer().getParallelism()).isEqualTo(3);
             assertThat(edge.getShipStrategyName()).isEqualTo("FORWARD");
         });

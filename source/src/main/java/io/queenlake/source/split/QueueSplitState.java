@@ -3,6 +3,7 @@ package io.queenlake.source.split;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.source.OpenWindows;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,8 @@ public final class QueueSplitState {
     private final String queue;
     private final Map<String, PartitionSplitState> partitions = new LinkedHashMap<>();
     private final Map<String, List<LostRange>> pendingLost = new LinkedHashMap<>();
+    /** Retired incarnations, kept while the windows may still hold records of theirs. */
+    private final Map<String, PartitionSplit> retired = new LinkedHashMap<>();
     private Optional<QueueCut> cut;
 
     public QueueSplitState(QueueSplit split) {
@@ -54,7 +57,10 @@ public final class QueueSplitState {
      * partition's next record.
      */
     public void retire(String partitionSplitId, List<LostRange> lost) {
-        partitions.remove(partitionSplitId);
+        PartitionSplitState gone = partitions.remove(partitionSplitId);
+        if (gone != null) {
+            retired.put(partitionSplitId, gone.toSplit());
+        }
         lost.forEach(this::addLost);
     }
 
@@ -83,6 +89,18 @@ public final class QueueSplitState {
             PartitionSplit split = p.toSplit();
             Long firstOpen = windows.map(w -> w.firstOpenOffsets().get(split.splitId())).orElse(null);
             out.add(firstOpen == null ? split : split.withNextOffset(firstOpen));
+        }
+        // A retired incarnation with records still open stays in the split from its oldest open record:
+        // a restore cannot read it again (its name now answers with its successor), so the reader retires
+        // it at once and those records become a lost range, never a silent gap.
+        for (Iterator<Map.Entry<String, PartitionSplit>> it = retired.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, PartitionSplit> e = it.next();
+            Long firstOpen = windows.map(w -> w.firstOpenOffsets().get(e.getKey())).orElse(null);
+            if (firstOpen == null) {
+                it.remove();
+            } else {
+                out.add(e.getValue().withNextOffset(firstOpen));
+            }
         }
         // The windows' lost ranges ride on their open records; the cut this split came with had its
         // own moved into pendingLost when it was taken, and those emitted since must not come again.

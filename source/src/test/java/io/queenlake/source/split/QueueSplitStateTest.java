@@ -58,6 +58,25 @@ class QueueSplitStateTest {
     }
 
     @Test
+    void aRetiredIncarnationWithOpenRecordsStaysInTheSplitFromItsOldestOpenRecordUntilTheyClose() {
+        QueueSplitState state = new QueueSplitState(new QueueSplit("q", List.of(A), Optional.empty()));
+        state.partition(A.splitId()).setNextOffset(10);
+        PartitionSplit successor = PartitionSplit.atOffset("q", "a", "id-a2", 0, Long.MIN_VALUE);
+        state.retire(A.splitId(), List.of());
+        state.add(successor);
+        QueueCut cut = new QueueCut(2, 5_000L, Long.MIN_VALUE, List.of(), List.of());
+
+        QueueSplit open = state.toSplit(Optional.of(new OpenWindows.Snapshot(cut, Map.of(A.splitId(), 7L))));
+        assertThat(open.partitions()).as("a restore retires it at once, and its open records become a lost range")
+                .containsExactly(successor, A.withNextOffset(7));
+
+        QueueSplit closed = state.toSplit(Optional.of(new OpenWindows.Snapshot(cut, Map.of())));
+        assertThat(closed.partitions()).as("once its records closed it is gone for good").containsExactly(successor);
+        assertThat(state.toSplit(Optional.of(new OpenWindows.Snapshot(cut, Map.of(A.splitId(), 7L)))).partitions())
+                .containsExactly(successor);
+    }
+
+    @Test
     void aSplitWithNeitherCutNorLostRangesCheckpointsNoCut() {
         QueueSplitState state = new QueueSplitState(new QueueSplit("q", List.of(A), Optional.empty()));
 
