@@ -87,6 +87,7 @@ class IntentRedoITCase {
         LakeChecker checker = new LakeChecker(new FlinkLakeFiles(first.root()), Prefix.DEFAULT);
         Intent open = null;
         String openQueue = null;
+        boolean crashedAfterItsPointer = false;
         for (String queue : QUEUES) {
             Committed pointer = rig.pointers(name).read(queue).pointer().orElse(null);
             ObservedIntent intent = intents.read(queue);
@@ -102,9 +103,14 @@ class IntentRedoITCase {
                 open = intent.openAbove(k).get();
                 openQueue = queue;
             }
+            crashedAfterItsPointer |= k >= CRASH_FROM_K && intent.intent().filter(i -> i.k() == k).isPresent();
         }
         if (point == CrashPoint.AFTER_POINTER) {
-            assertThat(open).as("the pointer moved: no intent is open").isNull();
+            // The crashing queue's pointer moved past its intent; another queue, committed by another
+            // subtask at its own pace, may be between its intent and its pointer when the job dies: its
+            // intent is open, names its pending window (checked above) and is redone like any other.
+            assertThat(crashedAfterItsPointer).as("a queue whose pointer reached its intent's window k >= %d", CRASH_FROM_K)
+                    .isTrue();
         } else {
             assertThat(open).as("the crash left an open intent").isNotNull();
             assertThat(open.compression()).isEqualTo("zstd");

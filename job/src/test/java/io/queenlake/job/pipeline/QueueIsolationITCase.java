@@ -125,8 +125,7 @@ class QueueIsolationITCase {
         // older than every frontier the job has emitted for star-a.
         SeededProducer second = new SeededProducer(rig.client, 4, List.of("star-b"), PARTITIONS);
         second.pushRounds(5, 0);
-        rig.advanceClock(3 * PipelineRig.WINDOW_MS);
-        first.pushRound();
+        first.pushRounds(5, 100);
         Map<String, List<LogRecord>> logs = Map.of(
                 "star-a", BrokerLog.read(rig.client, "star-a", PARTITIONS),
                 "star-b", BrokerLog.read(rig.client, "star-b", PARTITIONS));
@@ -143,13 +142,12 @@ class QueueIsolationITCase {
         SeededProducer backlog = new SeededProducer(rig.client, 23, List.of("big-windows"), PARTITIONS, 1_000, 400);
         backlog.pushRoundsOnClock(rig, 20, 5_000);
         // Minute windows: a backfill of 100 s of broker time keeps most of its records in open windows.
+        // Past the last window's end before the job starts (the leases live on the broker's clock): every window can close.
+        rig.advanceClock(120_000);
+        Map<String, List<LogRecord>> logs = Map.of("big-windows", BrokerLog.read(rig.client, "big-windows", PARTITIONS));
         LakeJob spec = LakeJob.of("small-checkpoints", rig.fileRoot("small-checkpoints"), List.of("big-windows"))
                 .parallelism(1).windowMs(60_000);
         RunningJob job = rig.start(spec);
-        Map<String, List<LogRecord>> logs = Map.of("big-windows", BrokerLog.read(rig.client, "big-windows", PARTITIONS));
-        rig.advanceClock(60_000);
-        backlog.pushRound();
-        logs = Map.of("big-windows", BrokerLog.read(rig.client, "big-windows", PARTITIONS));
         rig.awaitCovered(job, logs);
         AccessExecutionGraph graph = cluster.getExecutionGraph(job.client().getJobID()).get(10, TimeUnit.SECONDS);
         job.cancel();
