@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.runtime.checkpoint.CheckpointStatsSnapshot;
 import org.apache.flink.runtime.checkpoint.FailedCheckpointStats;
 import org.apache.flink.runtime.executiongraph.AccessExecutionGraph;
@@ -37,7 +39,14 @@ class LargeWindowsITCase {
 
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setConfiguration(historyOfEveryCheckpoint())
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+    private static Configuration historyOfEveryCheckpoint() {
+        Configuration conf = new Configuration();
+        conf.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, 10_000);
+        return conf;
+    }
 
     @TempDir
     static Path dir;
@@ -72,13 +81,16 @@ class LargeWindowsITCase {
         AccessExecutionGraph graph = cluster.getExecutionGraph(job.client().getJobID()).get(10, TimeUnit.SECONDS);
         job.cancel();
         CheckpointStatsSnapshot stats = graph.getCheckpointStatsSnapshot();
-        System.out.printf("a window of %d payload bytes committed: %d checkpoints completed, %d failed, the largest %d bytes%n",
+        System.out.printf("a window of %d payload bytes committed: %d checkpoints completed, %d failed (triggers before the"
+                + " task ran included), the largest %d bytes%n",
                 payloadBytes("fat"), stats.getCounts().getNumberOfCompletedCheckpoints(),
                 stats.getCounts().getNumberOfFailedCheckpoints(), stats.getSummaryStats().getStateSizeStats().getMaximum());
         List<String> failures = stats.getHistory().getCheckpoints().stream()
                 .filter(c -> c instanceof FailedCheckpointStats)
                 .map(c -> c.getCheckpointId() + ": " + ((FailedCheckpointStats) c).getFailureMessage()).toList();
-        assertThat(stats.getCounts().getNumberOfFailedCheckpoints()).as("failed checkpoints %s", failures).isZero();
+        // A trigger before the task runs is counted as failed without ever starting; every started one completed.
+        assertThat(failures).as("checkpoints that started and failed").isEmpty();
+        assertThat(stats.getCounts().getNumberOfCompletedCheckpoints()).isPositive();
         assertThat(graph.getStatusTimestamp(JobStatus.RESTARTING)).as("the job never restarted").isZero();
         rig.assertExactlyOnce(spec, logs);
     }
