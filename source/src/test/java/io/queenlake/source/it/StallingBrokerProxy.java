@@ -21,7 +21,9 @@ import java.util.function.ToLongBiFunction;
 /**
  * An HTTP proxy in front of the dev broker that holds some answers back, as a broker stalled in
  * garbage collection does: {@code stall} gets each call's path and body and says how many
- * milliseconds to hold the broker's answer before passing it on. Everything else goes through as is.
+ * milliseconds to hold the broker's answer before passing it on; an optional {@code rewrite} gets
+ * each call's path, body and the broker's answer and says what to pass on instead (a broker whose
+ * answers carry errors). Everything else goes through as is.
  */
 final class StallingBrokerProxy implements AutoCloseable {
 
@@ -31,6 +33,7 @@ final class StallingBrokerProxy implements AutoCloseable {
 
     private final URI broker;
     private final ToLongBiFunction<String, String> stall;
+    private final Rewrite rewrite;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final ExecutorService threads = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "stalling-broker-proxy");
@@ -39,9 +42,20 @@ final class StallingBrokerProxy implements AutoCloseable {
     });
     private final HttpServer server;
 
+    /** What the proxy passes on for one answer of the broker; {@code answer} itself to change nothing. */
+    @FunctionalInterface
+    interface Rewrite {
+        byte[] answer(String path, String body, byte[] answer);
+    }
+
     StallingBrokerProxy(URI broker, ToLongBiFunction<String, String> stall) throws IOException {
+        this(broker, stall, (path, body, answer) -> answer);
+    }
+
+    StallingBrokerProxy(URI broker, ToLongBiFunction<String, String> stall, Rewrite rewrite) throws IOException {
         this.broker = broker;
         this.stall = stall;
+        this.rewrite = rewrite;
         this.server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/", this::forward);
         server.setExecutor(threads);
@@ -85,7 +99,9 @@ final class StallingBrokerProxy implements AutoCloseable {
                     call.getResponseHeaders().put(name, values);
                 }
             });
-            byte[] out = answer.body();
+            byte[] out = answer.statusCode() / 100 == 2
+                    ? rewrite.answer(path, new String(body, StandardCharsets.UTF_8), answer.body())
+                    : answer.body();
             call.sendResponseHeaders(answer.statusCode(), out.length == 0 ? -1 : out.length);
             if (out.length > 0) {
                 try (OutputStream os = call.getResponseBody()) {
