@@ -64,6 +64,8 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
     private transient WindowMetrics metrics;
     private transient OpenWindowBudget.Account budget;
     private transient Consumer<ClosedWindow> emitter;
+    /** The writer chained behind this operator, when there is one: which closed windows it handed on. */
+    private transient Optional<WindowHandover> handover;
     /** No queue can cut early until a frontier moves or a queue starts: over the budget, records then skip the scan. */
     private transient boolean nothingToCut;
 
@@ -84,6 +86,7 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
                 .tenant(settings.tenant())
                 .requestTimeout(settings.requestTimeout())
                 .build();
+        handover = WindowHandover.observeForThisTask();
         OpenWindows.register(this);
     }
 
@@ -141,7 +144,7 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
         start.redo().ifPresent(intent -> LOG.info("queue '{}' has an open intent: window k={} [{}, {}) is closed"
                 + " first, as {} {} {}", queue, intent.k(), intent.tStart(), intent.tEnd(), intent.format(),
                 intent.compression(), intent.layout().wireName()));
-        queues.put(queue, new QueueWindows(queue, start, settings, metrics.of(queue), budget));
+        queues.put(queue, new QueueWindows(queue, start, settings, metrics.of(queue), budget, handover));
     }
 
     /**

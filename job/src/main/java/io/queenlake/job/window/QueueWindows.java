@@ -3,6 +3,7 @@ package io.queenlake.job.window;
 import io.queenlake.format.jsonl.PayloadText;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Intent;
+import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.format.model.WindowBounds;
 import io.queenlake.format.order.Utf8ByteOrder;
@@ -11,9 +12,11 @@ import io.queenlake.source.OpenWindows;
 import io.queenlake.source.QueueRecord;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.QueueCut;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,8 +68,17 @@ final class QueueWindows {
         }
     }
 
+    /**
+     * A closed window the writer has not handed on yet, and the numbering before it: while one is
+     * here, the cut stays before it and its records count as open (a restore reads them again).
+     */
+    private record Unhanded(WindowInput window, long prevEnd, List<CheckpointDoc.Position> prevPositions,
+            Map<LogRecord, List<LostRange>> lost) {}
+
     private final String queue;
     private final WindowSettings settings;
+    private final Optional<WindowHandover> handover;
+    private final ArrayDeque<Unhanded> unhanded = new ArrayDeque<>();
     private final WindowMetrics.Queue metrics;
     private final OpenWindowBudget.Account budget;
 
@@ -90,8 +102,15 @@ final class QueueWindows {
 
     QueueWindows(String queue, StartPoint start, WindowSettings settings, WindowMetrics.Queue metrics,
             OpenWindowBudget.Account budget) {
+        this(queue, start, settings, metrics, budget, Optional.empty());
+    }
+
+    /** {@code handover}: the writer chained behind, which says which closed windows it handed on. */
+    QueueWindows(String queue, StartPoint start, WindowSettings settings, WindowMetrics.Queue metrics,
+            OpenWindowBudget.Account budget, Optional<WindowHandover> handover) {
         this.queue = queue;
         this.settings = settings;
+        this.handover = handover;
         this.metrics = metrics;
         this.budget = budget;
         this.k = start.k();
@@ -195,7 +214,7 @@ final class QueueWindows {
                 lastEnd == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(lastEnd), firstTs, settings.align());
         countRewrittenPayloads(records);
         collect(WindowSlicer.slice(settings.tenant(), queue, tStart, tEnd, records, k + 1, settings.targetBytes()),
-                Optional.empty(), out);
+                Optional.empty(), lostOf(records), out);
     }
 
     /**
@@ -219,11 +238,31 @@ final class QueueWindows {
                 intent.tStart(), intent.tEnd(), intent.format(), intent.compression(), records.size());
         countRewrittenPayloads(records);
         collect(WindowSlicer.slice(settings.tenant(), queue, intent.tStart(), intent.tEnd(), records, intent.k(),
-                Long.MAX_VALUE), Optional.of(intent), out);
+                Long.MAX_VALUE), Optional.of(intent), lostOf(records), out);
     }
 
-    private void collect(List<WindowInput> windows, Optional<Intent> intent, Consumer<ClosedWindow> out) {
+    /** The lost ranges riding on records, by record (few carry any), kept only while a writer hands windows on. */
+    private Map<LogRecord, List<LostRange>> lostOf(List<QueueRecord> records) {
+        if (handover.isEmpty()) {
+            return Map.of();
+        }
+        Map<LogRecord, List<LostRange>> lost = new IdentityHashMap<>();
+        for (QueueRecord r : records) {
+            if (!r.lostBefore().isEmpty()) {
+                lost.put(r.record(), r.lostBefore());
+            }
+        }
+        return lost;
+    }
+
+    private void collect(List<WindowInput> windows, Optional<Intent> intent, Map<LogRecord, List<LostRange>> lost,
+            Consumer<ClosedWindow> out) {
+        long prevEnd = lastEnd;
         for (WindowInput window : windows) {
+            if (handover.isPresent()) {
+                unhanded.addLast(new Unhanded(window, prevEnd, sortedPositions(), lost));
+                prevEnd = window.tEnd();
+            }
             closedPositions.putAll(ResumePositions.after(window.records()));
             Optional<CheckpointDoc> checkpoint = settings.checkpointsAt(window.k())
                     ? Optional.of(new CheckpointDoc(window.k(), window.tEnd(), List.copyOf(closedPositions.values())))
@@ -301,6 +340,7 @@ final class QueueWindows {
 
     /** Forgets every open window (the queue starts again, or the operator closes); returns the records dropped. */
     long dropOpen() {
+        unhanded.clear();
         long dropped = openRecords;
         release(openRecords, payloadBytes);
         cells.clear();
@@ -327,6 +367,10 @@ final class QueueWindows {
      * ended while something is open, else up to the frontier.
      */
     long closedThrough() {
+        forgetHandedOn();
+        if (!unhanded.isEmpty()) {
+            return unhanded.peekFirst().prevEnd();
+        }
         if (openRecords > 0 || redo != null || frontier == Long.MIN_VALUE) {
             return lastEnd;
         }
@@ -351,33 +395,60 @@ final class QueueWindows {
      */
     OpenWindows.Snapshot snapshot() {
         closedThroughAtSnapshot = closedThrough();
-        Map<String, Map<String, QueueRecord>> oldest = new HashMap<>();
+        Map<String, Map<String, Oldest>> oldest = new HashMap<>();
+        for (Unhanded closed : unhanded) {
+            for (LogRecord r : closed.window().records()) {
+                oldestOf(r, closed.lost().getOrDefault(r, List.of()), oldest);
+            }
+        }
         if (redoRecords != null) {
-            oldestOf(redoRecords, oldest);
+            redoRecords.forEach(r -> oldestOf(r.record(), r.lostBefore(), oldest));
         }
         for (Cell cell : cells.values()) {
-            oldestOf(cell.records, oldest);
+            cell.records.forEach(r -> oldestOf(r.record(), r.lostBefore(), oldest));
         }
         Map<String, Long> firstOpen = new HashMap<>();
         List<LostRange> pendingLost = new ArrayList<>();
         oldest.forEach((partition, byId) -> byId.forEach((id, r) -> {
-            firstOpen.put(PartitionSplit.splitId(queue, partition, id), r.record().offset());
+            firstOpen.put(PartitionSplit.splitId(queue, partition, id), r.offset());
             pendingLost.addAll(r.lostBefore());
         }));
         pendingLost.sort(LOST_ORDER);
-        List<CheckpointDoc.Position> positions = new ArrayList<>(closedPositions.values());
-        positions.sort(POSITION_ORDER);
-        return new OpenWindows.Snapshot(new QueueCut(k, lastEnd, pointerEnd, positions, pendingLost), firstOpen);
+        if (!unhanded.isEmpty()) {
+            // The writer has not handed these on: the cut is before the first of them.
+            Unhanded first = unhanded.peekFirst();
+            return new OpenWindows.Snapshot(new QueueCut(first.window().k() - 1, first.prevEnd(), pointerEnd,
+                    first.prevPositions(), pendingLost), firstOpen);
+        }
+        return new OpenWindows.Snapshot(new QueueCut(k, lastEnd, pointerEnd, sortedPositions(), pendingLost), firstOpen);
     }
 
-    private static void oldestOf(List<QueueRecord> records, Map<String, Map<String, QueueRecord>> oldest) {
-        for (QueueRecord r : records) {
-            Map<String, QueueRecord> byId = oldest.computeIfAbsent(r.record().partition(), p -> new HashMap<>(2));
-            QueueRecord known = byId.get(r.record().partitionId());
-            if (known == null || r.record().offset() < known.record().offset()) {
-                byId.put(r.record().partitionId(), r);
-            }
+    /** The oldest record seen of one partition incarnation, and the lost ranges riding on it. */
+    private record Oldest(long offset, List<LostRange> lostBefore) {}
+
+    private static void oldestOf(LogRecord r, List<LostRange> lostBefore, Map<String, Map<String, Oldest>> oldest) {
+        Map<String, Oldest> byId = oldest.computeIfAbsent(r.partition(), p -> new HashMap<>(2));
+        Oldest known = byId.get(r.partitionId());
+        if (known == null || r.offset() < known.offset()) {
+            byId.put(r.partitionId(), new Oldest(r.offset(), lostBefore));
         }
+    }
+
+    /** Drops the closed windows the writer has handed on since. */
+    private void forgetHandedOn() {
+        if (handover.isEmpty() || unhanded.isEmpty()) {
+            return;
+        }
+        long handed = handover.get().handedThrough(queue);
+        while (!unhanded.isEmpty() && unhanded.peekFirst().window().k() <= handed) {
+            unhanded.pollFirst();
+        }
+    }
+
+    private List<CheckpointDoc.Position> sortedPositions() {
+        List<CheckpointDoc.Position> positions = new ArrayList<>(closedPositions.values());
+        positions.sort(POSITION_ORDER);
+        return positions;
     }
 
     /**

@@ -9,6 +9,7 @@ import io.queenlake.job.sink.LakeSinkConfig;
 import io.queenlake.job.sink.S3Outages;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.job.window.ClosedWindow;
+import io.queenlake.job.window.WindowHandover;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Collection;
@@ -32,7 +33,11 @@ import org.slf4j.LoggerFactory;
  * window and uploading it are most of a window's cost, so the task thread goes on with the next
  * records (and the window operator with the next windows) meanwhile, and two windows can
  * compress on two cores. The payload bytes waiting to be staged are capped
- * ({@link LakeSinkConfig#stagingBytesInFlight()}). {@code prepareCommit} waits for the first upload
+ * ({@link LakeSinkConfig#stagingBytesInFlight()}). Chained behind the broker-clock windows (the
+ * lake's graph), {@code prepareCommit} waits for nothing: it hands the windows of each queue staged
+ * so far ({@link WindowHandover} tells the windows, whose checkpointed cut then stays before the
+ * first window not handed, so a restore reads that one again from the broker) and the writer keeps
+ * no state. Alone (its tests), {@code prepareCommit} waits for the first upload
  * attempt of every window written before the barrier and hands the committables of those staged;
  * a window whose upload is being retried (and every later window of its queue) is kept in the
  * writer's Flink state instead and handed at a later checkpoint, so one queue's failing uploads
@@ -55,6 +60,7 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
     private final LakeSinkConfig config;
     private final MailboxExecutor mailbox;
     private final WindowStagings stagings;
+    private final WindowHandover handover;
     private boolean endOfInput;
 
     public LakeWriter(LakeSinkConfig config, MailboxExecutor mailbox, int subtask) throws IOException {
@@ -77,6 +83,7 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
             Collection<ClosedWindow> carried) throws IOException {
         this.config = config;
         this.mailbox = mailbox;
+        this.handover = WindowHandover.registerForThisTask();
         WindowEncoder encoder = new WindowEncoder(config.writerSettings(), config.prefix(), config.sinkName());
         this.stagings = new WindowStagings(window -> window.redo().map(this::redoEncoder).orElse(encoder),
                 new ObjectStager(config, staging), config.stagingBytesInFlight(),
@@ -127,7 +134,12 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
 
     @Override
     public Collection<WindowCommittable> prepareCommit() throws IOException, InterruptedException {
-        List<WindowCommittable> ready = stagings.awaitAll(endOfInput);
+        // With the windows chained before it, a window not staged yet is read again from the broker if
+        // this checkpoint is restored (its cut stays before it): nothing to wait for, nothing to keep.
+        List<WindowCommittable> ready = handover.observed() && !endOfInput
+                ? stagings.takeStaged()
+                : stagings.awaitAll(endOfInput);
+        ready.forEach(window -> handover.handedOn(window.queue(), window.k()));
         long highest = ready.stream().mapToLong(WindowCommittable::k).max().orElse(-1);
         if (highest >= 0 && config.crashHook().isPresent()) {
             // Runs on the task thread after this checkpoint's snapshot, before its completion arrives.
@@ -140,12 +152,13 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
     /** The windows handed over and not yet handed on (their uploads still retrying, or behind such a window). */
     @Override
     public List<ClosedWindow> snapshotState(long checkpointId) {
-        return stagings.carried();
+        return handover.observed() ? List.of() : stagings.carried();
     }
 
     @Override
     public void close() {
         // Staged but uncommitted uploads stay as incomplete multipart uploads (see README-sink.md).
+        WindowHandover.unregister(handover);
         stagings.close();
     }
 }

@@ -223,6 +223,33 @@ final class WindowStagings implements AutoCloseable {
         return ready;
     }
 
+    /**
+     * Waits for nothing: returns, in hand-over order, the committables of each queue's windows
+     * staged so far up to its first window not staged yet, which stays (with every later window of
+     * its queue) for a later call. For a writer whose windows are read again from the broker when a
+     * checkpoint does not hold them ({@link io.queenlake.job.window.WindowHandover}): a slow or failing
+     * upload then holds back neither the barrier nor another queue. Throws the first failure for good.
+     */
+    List<WindowCommittable> takeStaged() throws IOException {
+        throwIfFailed();
+        List<WindowCommittable> ready = new ArrayList<>();
+        List<Staging> later = new ArrayList<>();
+        Set<String> held = new HashSet<>();
+        for (Staging staging : pending) {
+            String queue = staging.window().queue();
+            CompletableFuture<WindowCommittable> staged = staging.staged();
+            if (!held.contains(queue) && staged.isDone() && !staged.isCompletedExceptionally()) {
+                ready.add(staged.join());
+            } else {
+                held.add(queue);
+                later.add(staging);
+            }
+        }
+        throwIfFailed();
+        pending = later;
+        return ready;
+    }
+
     /** The windows handed over and not yet returned by {@link #awaitAll}, in hand-over order: the writer's state. */
     List<ClosedWindow> carried() {
         return pending.stream().map(Staging::window).toList();
