@@ -8,11 +8,13 @@ import io.queenlake.format.object.Format;
 import io.queenlake.format.parquet.ParquetCodec;
 import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.serde.QueueEventTypeInfo;
 import io.queenlake.job.serde.QueueRecordTypeInfo;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
 import io.queenlake.source.QueenSource;
+import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,12 +22,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.serialization.BulkWriter;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.filesystem.OutputFileConfig;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
+import org.apache.flink.util.Collector;
 
 /**
  * One timed run: a fresh bucket, one {@link Peer}'s graph on its own MiniCluster reading the corpus
@@ -146,9 +150,11 @@ final class EndToEndRun {
             return;
         }
         QueenSource source = settings.source();
+        // The peers read the same source and keep its records only (a chained flatMap, as cheap as a filter).
         DataStream<QueueRecord> records = env
-                .fromSource(source, source.watermarkStrategy(), "Queen source", QueueRecordTypeInfo.INSTANCE)
-                .uid("queen-source");
+                .fromSource(source, source.watermarkStrategy(), "Queen source", QueueEventTypeInfo.INSTANCE)
+                .uid("queen-source")
+                .flatMap(new OnlyRecords(), QueueRecordTypeInfo.INSTANCE);
         if (peer == Peer.CEILING) {
             records.sinkTo(new CountingSink(settings.sink())).name("Discarding sink");
             return;
@@ -163,6 +169,18 @@ final class EndToEndRun {
                 .withOutputFileConfig(names)
                 .build();
         records.sinkTo(sink).name("FileSink").uid("file-sink");
+    }
+
+    /** The source's records, without its queue starts and frontiers. */
+    private static final class OnlyRecords implements FlatMapFunction<QueueEvent, QueueRecord> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void flatMap(QueueEvent event, Collector<QueueRecord> out) {
+            if (event instanceof QueueRecord record) {
+                out.collect(record);
+            }
+        }
     }
 
     private ManifestWatch manifestWatch(LakeSettings settings) {

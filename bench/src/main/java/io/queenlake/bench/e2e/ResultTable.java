@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
-import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 
 /**
  * Renders one corpus's runs as a Markdown table, then the ratios the issue's targets are stated in. With
@@ -33,11 +32,7 @@ final class ResultTable {
                 corpus.name(), census.records(), payloadBytes / 1e6, (double) payloadBytes / census.records(),
                 corpus.partitions(), corpus.queues().size(), options.windowMs(), options.checkpointInterval().toMillis(),
                 options.parallelism()));
-        out.append("queen-lake's window subtask of each queue (Flink's key-group hash): ");
-        int maxParallelism = KeyGroupRangeAssignment.computeDefaultMaxParallelism(options.parallelism());
-        out.append(String.join(", ", corpus.queues().stream().map(q -> q + " -> "
-                + KeyGroupRangeAssignment.assignKeyToParallelOperator(q, maxParallelism, options.parallelism())).toList()));
-        out.append("\n");
+        out.append("queen-lake: one split per queue, each given to the reader holding the fewest queues\n");
         int rounds = results.values().stream().mapToInt(List::size).max().orElse(0);
         if (rounds > 1) {
             out.append(String.format(Locale.ROOT, "%d rounds, every other one in reverse order; each row is the peer's"
