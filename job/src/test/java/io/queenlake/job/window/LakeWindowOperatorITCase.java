@@ -6,16 +6,14 @@ import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.LogRecord;
-import io.queenlake.job.serde.QueueRecordSerializer;
+import io.queenlake.job.serde.QueueEventTypeInfo;
 import io.queenlake.job.serde.QueueRecordTypeInfo;
-import io.queenlake.job.serde.SingleSerializerTypeInfo;
 import io.queenlake.source.OpenWindows;
 import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueFrontier;
 import io.queenlake.source.QueueRecord;
 import io.queenlake.source.QueueStart;
 import io.queenlake.source.split.PartitionSplit;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,13 +23,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.core.memory.DataInputView;
-import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -106,91 +99,6 @@ class LakeWindowOperatorITCase {
         }
     }
 
-    /** Queue events for this test only (the pipeline's own type comes with its rewiring). */
-    static final class EventSerializer extends TypeSerializerSingleton<QueueEvent> {
-        static final EventSerializer INSTANCE = new EventSerializer();
-
-        @Override
-        public boolean isImmutableType() {
-            return true;
-        }
-
-        @Override
-        public QueueEvent createInstance() {
-            return new QueueFrontier("", 0);
-        }
-
-        @Override
-        public QueueEvent copy(QueueEvent from) {
-            return from;
-        }
-
-        @Override
-        public QueueEvent copy(QueueEvent from, QueueEvent reuse) {
-            return from;
-        }
-
-        @Override
-        public int getLength() {
-            return -1;
-        }
-
-        @Override
-        public void serialize(QueueEvent event, DataOutputView target) throws IOException {
-            if (event instanceof QueueRecord r) {
-                target.writeByte(0);
-                QueueRecordSerializer.INSTANCE.serialize(r, target);
-            } else if (event instanceof QueueFrontier f) {
-                target.writeByte(1);
-                target.writeUTF(f.queue());
-                target.writeLong(f.frontierMicros());
-            } else if (event instanceof QueueStart s && s.cut().isEmpty()) {
-                target.writeByte(2);
-                target.writeUTF(s.queue());
-            } else {
-                throw new IOException("not in this test: " + event);
-            }
-        }
-
-        @Override
-        public QueueEvent deserialize(DataInputView source) throws IOException {
-            return switch (source.readByte()) {
-                case 0 -> QueueRecordSerializer.INSTANCE.deserialize(source);
-                case 1 -> new QueueFrontier(source.readUTF(), source.readLong());
-                default -> new QueueStart(source.readUTF(), Optional.empty());
-            };
-        }
-
-        @Override
-        public QueueEvent deserialize(QueueEvent reuse, DataInputView source) throws IOException {
-            return deserialize(source);
-        }
-
-        @Override
-        public void copy(DataInputView source, DataOutputView target) throws IOException {
-            serialize(deserialize(source), target);
-        }
-
-        @Override
-        public TypeSerializerSnapshot<QueueEvent> snapshotConfiguration() {
-            return new Snapshot();
-        }
-
-        public static final class Snapshot extends SimpleTypeSerializerSnapshot<QueueEvent> {
-            public Snapshot() {
-                super(() -> INSTANCE);
-            }
-        }
-    }
-
-    static final class EventTypeInfo extends SingleSerializerTypeInfo<QueueEvent> {
-        private static final long serialVersionUID = 1L;
-
-        EventTypeInfo() {
-            super(QueueEvent.class, EventSerializer.INSTANCE);
-        }
-    }
-
     private static QueueRecord record(String partition, long offset, long ts) {
         return QueueRecord.of("orders", new LogRecord(partition, "id-" + partition, offset, "", ts,
                 ("{\"o\":" + offset + "}").getBytes(StandardCharsets.UTF_8)));
@@ -209,7 +117,7 @@ class LakeWindowOperatorITCase {
         List<ClosedWindow> out = new ArrayList<>();
         try (CloseableIterator<ClosedWindow> it = env
                 .fromData(QueueRecordTypeInfo.INSTANCE, input.toArray(QueueRecord[]::new))
-                .transform("reader stand-in", new EventTypeInfo(), new AsQueueEvents())
+                .transform("reader stand-in", QueueEventTypeInfo.INSTANCE, new AsQueueEvents())
                 .transform("lake windows", ClosedWindowTypeInfo.INSTANCE, new LakeWindowOperator(settings))
                 .executeAndCollect("window operator end of input")) {
             it.forEachRemaining(out::add);
