@@ -6,8 +6,7 @@ import java.util.Optional;
 
 /**
  * What the windows chained to this source tell its reader, the one thing that flows against the
- * stream: at a checkpoint, per queue, the cut the split must carry (docs/ARCHITECTURE.md "The
- * broker's log is the buffer"), and whether the open windows are over their memory budget.
+ * stream: at a checkpoint, per queue, the cut the split must carry (docs/ARCHITECTURE.md "Restore"), and whether the open windows are over their memory budget.
  *
  * <p>The windows run in the reader's task, on its thread, so they register themselves for that
  * thread ({@link #register}); the reader looks them up when it snapshots. Every operator call of

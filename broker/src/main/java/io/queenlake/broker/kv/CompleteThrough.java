@@ -7,7 +7,7 @@ import java.util.OptionalLong;
 
 /**
  * The stamp below which every record of a queue is in a committed window, from the KV documents
- * alone (docs/ARCHITECTURE.md "Observability"): the pointer's {@code tEnd}, or further, the lease
+ * alone (docs/ARCHITECTURE.md "Lag"): the pointer's {@code tEnd}, or further, the lease
  * holder's {@link LeaseDoc.Progress} once the pointer has reached the window that progress names.
  * So it moves on an idle queue (a checkpoint with nothing open closes the queue through its
  * frontier), and stands still when the committer cannot commit (the pointer stays behind).

@@ -12,7 +12,7 @@ import org.apache.flink.metrics.MetricGroup;
  * key/value subgroup of the committer's metric group (a Prometheus label). Counts what this
  * committer committed: a window recognised as committed before moves the gauges, not the counters.
  * The queue's {@code lagSeconds} is not here: it needs the checkpointed progress of idle queues,
- * which the source's enumerator has (docs/ARCHITECTURE.md "Observability").
+ * which the source's enumerator has (docs/ARCHITECTURE.md "Lag").
  */
 public final class LakeMetrics {
 

@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  *       cut is empty or the pointer is ahead of it ({@link StartPoint}); an open intent naming the
  *       next window is finished first (its records, exactly {@code [intent.tStart, intent.tEnd)},
  *       close into window {@code intent.k}, never size-cut, with the intent's format). A queue
- *       started again (its split came back after a lease loss) drops its open windows and starts
- *       from the new cut the same way;
+ *       started again (not reached with Flink's failover today: a failed reader's splits come back
+ *       to a new reader) drops its open windows and starts from the new cut the same way;
  *   <li>a record at or below its queue's frontier fails the job ({@link LateRecordException});
  *       one below the pointer's {@code tEnd} is dropped;
  *   <li>Flink watermarks are forwarded and close nothing, {@code Long.MAX_VALUE} (a drain)

@@ -72,8 +72,8 @@ final class QueueWindows {
      * A closed window the writer has not handed on yet, and the numbering before it: while one is
      * here, the cut stays before it and its records count as open (a restore reads them again).
      */
-    private record Unhanded(WindowInput window, long prevEnd, List<CheckpointDoc.Position> prevPositions,
-            Map<LogRecord, List<LostRange>> lost) {}
+    private record Unhanded(long k, long prevEnd, List<CheckpointDoc.Position> prevPositions,
+            Map<String, Map<String, Oldest>> oldest) {}
 
     private final String queue;
     private final WindowSettings settings;
@@ -258,9 +258,15 @@ final class QueueWindows {
     private void collect(List<WindowInput> windows, Optional<Intent> intent, Map<LogRecord, List<LostRange>> lost,
             Consumer<ClosedWindow> out) {
         long prevEnd = lastEnd;
+        forgetHandedOn();
         for (WindowInput window : windows) {
             if (handover.isPresent()) {
-                unhanded.addLast(new Unhanded(window, prevEnd, sortedPositions(), lost));
+                // Only where a restore would read the window again, not its records: the writer holds those.
+                Map<String, Map<String, Oldest>> oldest = new HashMap<>();
+                for (LogRecord r : window.records()) {
+                    oldestOf(r, lost.getOrDefault(r, List.of()), oldest);
+                }
+                unhanded.addLast(new Unhanded(window.k(), prevEnd, sortedPositions(), oldest));
                 prevEnd = window.tEnd();
             }
             closedPositions.putAll(ResumePositions.after(window.records()));
@@ -397,9 +403,10 @@ final class QueueWindows {
         closedThroughAtSnapshot = closedThrough();
         Map<String, Map<String, Oldest>> oldest = new HashMap<>();
         for (Unhanded closed : unhanded) {
-            for (LogRecord r : closed.window().records()) {
-                oldestOf(r, closed.lost().getOrDefault(r, List.of()), oldest);
-            }
+            closed.oldest().forEach((partition, byId) -> byId.forEach((id, o) -> {
+                Map<String, Oldest> known = oldest.computeIfAbsent(partition, p -> new HashMap<>(2));
+                known.merge(id, o, (a, b) -> a.offset() <= b.offset() ? a : b);
+            }));
         }
         if (redoRecords != null) {
             redoRecords.forEach(r -> oldestOf(r.record(), r.lostBefore(), oldest));
@@ -417,7 +424,7 @@ final class QueueWindows {
         if (!unhanded.isEmpty()) {
             // The writer has not handed these on: the cut is before the first of them.
             Unhanded first = unhanded.peekFirst();
-            return new OpenWindows.Snapshot(new QueueCut(first.window().k() - 1, first.prevEnd(), pointerEnd,
+            return new OpenWindows.Snapshot(new QueueCut(first.k() - 1, first.prevEnd(), pointerEnd,
                     first.prevPositions(), pendingLost), firstOpen);
         }
         return new OpenWindows.Snapshot(new QueueCut(k, lastEnd, pointerEnd, sortedPositions(), pendingLost), firstOpen);
@@ -440,7 +447,7 @@ final class QueueWindows {
             return;
         }
         long handed = handover.get().handedThrough(queue);
-        while (!unhanded.isEmpty() && unhanded.peekFirst().window().k() <= handed) {
+        while (!unhanded.isEmpty() && unhanded.peekFirst().k() <= handed) {
             unhanded.pollFirst();
         }
     }

@@ -100,7 +100,7 @@ final class EnumeratorMetrics {
         failures.inc();
     }
 
-    /** The queue's lag (docs/ARCHITECTURE.md "Observability"); empty leaves the last value. */
+    /** The queue's lag (docs/ARCHITECTURE.md "Lag"); empty leaves the last value. */
     void lag(String queue, OptionalLong millis) {
         millis.ifPresent(ms -> queue(queue).lagSeconds = ms / 1000.0);
     }

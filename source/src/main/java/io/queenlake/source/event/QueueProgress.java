@@ -8,7 +8,7 @@ import org.apache.flink.api.connector.source.SourceEvent;
  * Reader to enumerator, when a checkpoint completed: per queue of that reader, how far the
  * checkpoint closed it. Every record stamped below {@code closedThroughMicros} is in a window
  * numbered {@code k} or lower; the enumerator carries it in the queue's lease, where
- * {@code completeThrough} and the lag are read from (docs/ARCHITECTURE.md "Observability").
+ * {@code completeThrough} and the lag are read from (docs/ARCHITECTURE.md "Lag").
  */
 public record QueueProgress(Map<String, Closed> queues) implements SourceEvent {
 

@@ -54,6 +54,8 @@ public final class QueenSourceReader
     private final PassExchange exchange;
     /** Completed when a frontier moved while the reader had nothing to poll, so it goes out. */
     private CompletableFuture<Void> frontierMoved = new CompletableFuture<>();
+    /** Checkpoints whose progress waits for completion; an older one is dropped (a later one supersedes it). */
+    static final int MAX_PENDING_PROGRESS = 16;
     /** Per checkpoint not yet complete, how far it closed each queue (sent when it completes). */
     private final TreeMap<Long, Map<String, QueueProgress.Closed>> progressAt = new TreeMap<>();
     private Map<String, QueueProgress.Closed> snapshotting;
@@ -147,6 +149,9 @@ public final class QueenSourceReader
         try {
             List<QueueSplit> splits = super.snapshotState(checkpointId);
             progressAt.put(checkpointId, snapshotting);
+            while (progressAt.size() > MAX_PENDING_PROGRESS) {
+                progressAt.pollFirstEntry(); // checkpoints that never completed nor aborted here
+            }
             return splits;
         } finally {
             snapshotting = null;
@@ -173,6 +178,12 @@ public final class QueenSourceReader
             through = Math.max(through, watermarks.frontierMicros(queue).getAsLong() + 1);
         }
         return through == Long.MIN_VALUE ? Optional.empty() : Optional.of(new QueueProgress.Closed(windows.cut().k(), through));
+    }
+
+    @Override
+    public void notifyCheckpointAborted(long checkpointId) throws Exception {
+        super.notifyCheckpointAborted(checkpointId);
+        progressAt.remove(checkpointId);
     }
 
     /** The checkpoint holds the windows' cuts it took: the enumerator carries that progress in the leases. */

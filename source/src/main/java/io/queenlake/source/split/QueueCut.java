@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * The windows' part of a queue split at a checkpoint: how far the queue's windows were closed
- * and numbered, so that a restore continues exactly there (docs/ARCHITECTURE.md "The broker's log
- * is the buffer"). About a hundred bytes per partition, whatever the window size.
+ * and numbered, so that a restore continues exactly there (docs/ARCHITECTURE.md
+ * "Restore"). About a hundred bytes per partition, whatever the window size.
  *
  * @param k the number of the last window closed (0 before the first)
  * @param lastEnd the {@code tEnd} of window {@code k}, where the next window starts;
