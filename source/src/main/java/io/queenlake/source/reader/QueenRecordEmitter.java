@@ -10,7 +10,9 @@ import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.PartitionSplitState;
 import io.queenlake.source.split.QueueSplitState;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.connector.base.source.reader.RecordEmitter;
 import org.slf4j.Logger;
@@ -28,6 +30,8 @@ final class QueenRecordEmitter implements RecordEmitter<ReadItem, QueueEvent, Qu
 
     private final ReaderWatermarks watermarks;
     private final QueenSourceMetrics metrics;
+    /** Each partition's split id, built once (escaping the names on every record cost the read path). */
+    private final Map<PartitionSplit, String> splitIds = new IdentityHashMap<>();
 
     QueenRecordEmitter(ReaderWatermarks watermarks, QueenSourceMetrics metrics) {
         this.watermarks = watermarks;
@@ -41,17 +45,20 @@ final class QueenRecordEmitter implements RecordEmitter<ReadItem, QueueEvent, Qu
             emit(read, output, state);
         } else if (item instanceof ReadItem.Moved moved) {
             PartitionSplit split = moved.partition();
-            PartitionSplitState partition = state.partition(split.splitId());
+            String splitId = splitIdOf(split);
+            PartitionSplitState partition = state.partition(splitId);
             if (partition != null && moved.checkpointed()) {
                 partition.setNextOffset(moved.nextOffset());
             }
-            watermarks.onRead(queue, split.splitId(), Long.MIN_VALUE, moved.nextOffset());
+            watermarks.onRead(queue, splitId, Long.MIN_VALUE, moved.nextOffset());
         } else if (item instanceof ReadItem.Added added) {
             state.add(added.partition());
             watermarks.addPartition(queue, added.partition());
         } else if (item instanceof ReadItem.Retired retired) {
-            state.retire(retired.partition().splitId(), retired.lost());
-            watermarks.removePartition(queue, retired.partition().splitId());
+            String splitId = splitIdOf(retired.partition());
+            splitIds.remove(retired.partition());
+            state.retire(splitId, retired.lost());
+            watermarks.removePartition(queue, splitId);
         }
     }
 
@@ -85,10 +92,15 @@ final class QueenRecordEmitter implements RecordEmitter<ReadItem, QueueEvent, Qu
                     record.transactionId(), record.tsMicros(), record.payload(), true);
             output.collect(new QueueRecord(split.queue(), logRecord, lostBefore), Math.floorDiv(record.tsMicros(), 1000L));
         }
-        PartitionSplitState partition = state.partition(split.splitId());
+        String splitId = splitIdOf(split);
+        PartitionSplitState partition = state.partition(splitId);
         if (partition != null) {
             partition.setNextOffset(record.offset() + 1);
         }
-        watermarks.onRead(state.queue(), split.splitId(), record.tsMicros(), record.offset() + 1);
+        watermarks.onRead(state.queue(), splitId, record.tsMicros(), record.offset() + 1);
+    }
+
+    private String splitIdOf(PartitionSplit split) {
+        return splitIds.computeIfAbsent(split, PartitionSplit::splitId);
     }
 }
