@@ -20,11 +20,9 @@ import io.queenlake.source.enumerator.start.StartPlan;
 import io.queenlake.source.enumerator.start.StartPlanLoader;
 import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.event.QueueProgress;
-import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.QueueSplit;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -69,8 +67,6 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     private final SplitEnumeratorContext<QueueSplit> context;
     private final LeaseKeeper leases;
     private final CommitPointers pointers;
-    /** Per held queue, how far the readers' last completed checkpoint closed it. */
-    private final Map<String, LeaseDoc.Progress> progress = new HashMap<>();
     private final DiscoveryRun discovery;
     private final PartitionBook book = new PartitionBook();
     private final Assignments assignments = new Assignments();
@@ -162,7 +158,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         LeaseView view = round.view();
         round.pointers().forEach((queue, pointer) -> metrics.lag(queue,
                 lastSafeTime == Long.MIN_VALUE ? OptionalLong.empty()
-                        : CompleteThrough.lagMillis(lastSafeTime, pointer.pointer(), Optional.ofNullable(progress.get(queue)))));
+                        : CompleteThrough.lagMillis(lastSafeTime, pointer.pointer(), leases.progress(queue))));
         boolean won = wanted.onLeases(view);
         nextInput = plan();
         updateMetrics();
@@ -361,10 +357,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         if (event instanceof QueueProgress reported) {
             reported.queues().forEach((queue, closed) -> {
                 if (mine(queue)) {
-                    LeaseDoc.Progress next = new LeaseDoc.Progress(closed.k(), closed.closedThroughMicros());
-                    progress.merge(queue, next, (before, now) -> now.k() >= before.k()
-                            && now.closedThroughMicros() >= before.closedThroughMicros() ? now : before);
-                    leases.reportProgress(queue, next);
+                    leases.reportProgress(queue, new LeaseDoc.Progress(closed.k(), closed.closedThroughMicros()));
                 }
             });
         } else {
