@@ -10,8 +10,8 @@ import java.util.OptionalLong;
 /**
  * The window grid on the broker clock (docs/ARCHITECTURE.md "Windows"), pure: epoch-aligned tumbling windows
  * of {@code QUEEN_S3_MAX_WINDOW_MS} whose bounds are whole milliseconds, so a grid window holds
- * exactly the records with {@code tStart*1000 <= ts_us < tEnd*1000}; when a broker-time watermark
- * closes one; and where the lake window made of it starts, so that windows tile. The operator only calls these; nothing here reads a clock.
+ * exactly the records with {@code tStart*1000 <= ts_us < tEnd*1000}; a window's last millisecond
+ * (its Flink timestamp); and where the lake window made of it starts, so that windows tile. The operator only calls these; nothing here reads a clock.
  */
 public final class WindowRules {
 
@@ -82,20 +82,10 @@ public final class WindowRules {
     }
 
     /**
-     * The Flink time (ms) of the last millisecond a window can hold a record in: a watermark at or
-     * past it promises no record below {@code tEnd} is still to come.
+     * The Flink time (ms) of the last millisecond a window can hold a record in: the timestamp a
+     * closed window carries downstream.
      */
     public static long lastMillis(WindowBounds bounds) {
         return Math.floorDiv(bounds.tEnd() - 1, 1000L);
-    }
-
-    /** Whether the broker-time watermark {@code watermarkMs} closes the window. */
-    public static boolean closes(WindowBounds bounds, long watermarkMs) {
-        return watermarkMs >= lastMillis(bounds);
-    }
-
-    /** Whether a record stamped {@code tsMicros} breaks the promise of the watermark {@code watermarkMs}. */
-    public static boolean isLate(long tsMicros, long watermarkMs) {
-        return Math.floorDiv(tsMicros, 1000L) <= watermarkMs;
     }
 }

@@ -80,29 +80,15 @@ class WindowRulesTest {
     }
 
     @Test
-    void aWindowClosesExactlyWhenTheWatermarkReachesItsLastMillisecond() {
+    void aWindowsFlinkTimestampIsItsLastMillisecond() {
         WindowBounds window = new WindowBounds(1_791_007_200_000_000L, 1_791_007_500_000_000L);
-        long lastMs = 1_791_007_499_999L;
-        assertThat(WindowRules.lastMillis(window)).isEqualTo(lastMs);
-        assertThat(WindowRules.closes(window, lastMs - 1)).isFalse();
-        assertThat(WindowRules.closes(window, lastMs)).isTrue();
-        assertThat(WindowRules.closes(window, Long.MIN_VALUE)).isFalse();
+        assertThat(WindowRules.lastMillis(window)).isEqualTo(1_791_007_499_999L);
     }
 
     @Test
-    void aWindowStartingOffTheGridClosesOnItsLastMillisecondToo() {
+    void aWindowStartingOffTheGridHasItsLastMillisecondToo() {
         WindowBounds window = new WindowBounds(1_000_000_123L, 1_000_500_456L);
         assertThat(WindowRules.lastMillis(window)).isEqualTo(1_000_500L);
-        assertThat(WindowRules.closes(window, 1_000_499L)).isFalse();
-        assertThat(WindowRules.closes(window, 1_000_500L)).isTrue();
-    }
-
-    @Test
-    void aRecordAtOrBelowTheWatermarkIsLate() {
-        assertThat(WindowRules.isLate(5_000_999L, 5_000L)).isTrue();
-        assertThat(WindowRules.isLate(5_001_000L, 5_000L)).isFalse();
-        assertThat(WindowRules.isLate(5_000_000L, 4_999L)).isFalse();
-        assertThat(WindowRules.isLate(0, Long.MIN_VALUE)).isFalse();
     }
 
     @Test

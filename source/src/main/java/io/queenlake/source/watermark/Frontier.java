@@ -5,9 +5,10 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * The broker-time frontier of one source reader: per split, how far the broker's clock is known to
- * be complete, and from that the reader's watermark (docs/ARCHITECTURE.md "Time"). Pure: events in, one answer
- * out; the split reader feeds it and nothing else computes a watermark.
+ * The broker-time frontier of one queue on its reader: per partition split, how far the broker's
+ * clock is known to be complete, and from that the queue's frontier, the minimum (docs/ARCHITECTURE.md
+ * "Time"). Pure: events in, one answer out; the reader's Flink watermark is computed from the
+ * queues' frontiers ({@link #toWatermarkMillis}).
  *
  * <p>Rules, each in broker microseconds:
  *
@@ -16,9 +17,9 @@ import java.util.OptionalLong;
  *       pass (safeTime {@code S}) is caught up: its frontier is {@code S - guard};
  *   <li>a split that is behind has the stamp of the last record it read minus 1 (records of one push
  *       share a stamp), never above {@code S - guard};
- *   <li>a split never read and not caught up has no frontier and holds the watermark;
- *   <li>a reader with no split follows {@code S - guard};
- *   <li>no frontier and no watermark ever moves back: an earlier promise stays true, since every
+ *   <li>a split never read and not caught up has no frontier and holds the queue's;
+ *   <li>a queue with no split follows {@code S - guard};
+ *   <li>no split's frontier ever moves back: an earlier promise stays true, since every
  *       record stamped at or below an earlier pass's {@code S} was in that pass.
  * </ul>
  */
@@ -27,7 +28,6 @@ public final class Frontier {
     private final long guardMicros;
     private final Map<String, SplitFrontier> splits = new HashMap<>();
     private long passSafeTime = Long.MIN_VALUE;
-    private long watermarkMillis = Long.MIN_VALUE;
 
     public Frontier(long guardMicros) {
         if (guardMicros < 0) {
@@ -99,37 +99,9 @@ public final class Frontier {
         return OptionalLong.of(frontier);
     }
 
-    /**
-     * The reader's watermark in Flink milliseconds: the promise that no record with
-     * {@code floor(ts / 1000) <= W} is still to come. Empty until there is one; never decreases.
-     */
-    public OptionalLong watermarkMillis() {
-        long frontier;
-        if (splits.isEmpty()) {
-            if (passSafeTime == Long.MIN_VALUE) {
-                return current();
-            }
-            frontier = passSafeTime - guardMicros;
-        } else {
-            frontier = Long.MAX_VALUE;
-            for (SplitFrontier split : splits.values()) {
-                if (split.frontier == Long.MIN_VALUE) {
-                    return current();
-                }
-                frontier = Math.min(frontier, split.frontier);
-            }
-        }
-        watermarkMillis = Math.max(watermarkMillis, toWatermarkMillis(frontier));
-        return current();
-    }
-
     /** {@code W = floor((F + 1) / 1000) - 1}: the greatest millisecond wholly at or below {@code F}. */
     public static long toWatermarkMillis(long frontierMicros) {
         return Math.floorDiv(frontierMicros + 1, 1000L) - 1;
-    }
-
-    private OptionalLong current() {
-        return watermarkMillis == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(watermarkMillis);
     }
 
     private static final class SplitFrontier {
