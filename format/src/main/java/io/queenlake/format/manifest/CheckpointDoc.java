@@ -29,23 +29,43 @@ public record CheckpointDoc(long k, long tEnd, List<Position> positions) {
             Objects.requireNonNull(partition, "partition");
             partitionId = partitionId == null ? "" : partitionId;
         }
+
+        /** {@code [name, offset]} or {@code [name, offset, id]}, as the checkpoint and the manifest write it. */
+        void write(JsonOut out) {
+            out.beginArray().value(partition).value(offset);
+            if (!partitionId.isEmpty()) {
+                out.value(partitionId);
+            }
+            out.endArray();
+        }
+
+        static Position read(String document, Object o) {
+            if (!(o instanceof List<?> tuple) || tuple.size() < 2 || !(tuple.get(0) instanceof String name)
+                    || !(tuple.get(1) instanceof Long offset)) {
+                throw new IllegalArgumentException(
+                        "the " + document + " has a position that is not [name, offset] or [name, offset, id]: " + o);
+            }
+            String id = tuple.size() > 2 && tuple.get(2) instanceof String s ? s : "";
+            return new Position(name, offset, id);
+        }
+
+        /** Sorted by name in UTF-8 order, the order both documents write. */
+        static List<Position> sorted(List<Position> positions) {
+            List<Position> sorted = new ArrayList<>(positions);
+            sorted.sort(Comparator.comparing(Position::partition, Utf8ByteOrder.INSTANCE));
+            return List.copyOf(sorted);
+        }
     }
 
     public CheckpointDoc {
-        List<Position> sorted = new ArrayList<>(positions);
-        sorted.sort(Comparator.comparing(Position::partition, Utf8ByteOrder.INSTANCE));
-        positions = List.copyOf(sorted);
+        positions = Position.sorted(positions);
     }
 
     public byte[] toJson() {
         JsonOut out = new JsonOut().beginObject().field("k", k).field("tEnd", tEnd);
         out.name("positions").beginArray();
         for (Position p : positions) {
-            out.beginArray().value(p.partition()).value(p.offset());
-            if (!p.partitionId().isEmpty()) {
-                out.value(p.partitionId());
-            }
-            out.endArray();
+            p.write(out);
         }
         return out.endArray().endObject().toBytes();
     }
@@ -59,13 +79,7 @@ public record CheckpointDoc(long k, long tEnd, List<Position> positions) {
         JsonIn in = JsonIn.parse("checkpoint", json);
         List<Position> positions = new ArrayList<>();
         for (Object o : in.array("positions")) {
-            if (!(o instanceof List<?> tuple) || tuple.size() < 2 || !(tuple.get(0) instanceof String name)
-                    || !(tuple.get(1) instanceof Long offset)) {
-                throw new IllegalArgumentException(
-                        "the checkpoint has a position that is not [name, offset] or [name, offset, id]: " + o);
-            }
-            String id = tuple.size() > 2 && tuple.get(2) instanceof String s ? s : "";
-            positions.add(new Position(name, offset, id));
+            positions.add(Position.read("checkpoint", o));
         }
         return new CheckpointDoc(in.integer("k"), in.stamp("tEnd"), positions);
     }

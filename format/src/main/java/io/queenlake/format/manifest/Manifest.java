@@ -11,6 +11,11 @@ import java.util.Objects;
  * {@code committedAt}, the only wall-clock value in the bucket, which the committer stamps with
  * {@link #withCommittedAt} just before writing. The bytes are {@link ManifestJson}'s.
  *
+ * @param positions for each partition with records in the window, the offset after its newest
+ *     record there, with that record's incarnation (sorted by name in UTF-8 order): folded over
+ *     windows {@code 1..k} they give where every partition continues after the pointer, so a start
+ *     without Flink state names exactly what retention removed meanwhile. Empty in a manifest of
+ *     the reference or of a release before them
  * @param committedAtMicros null until stamped
  */
 public record Manifest(
@@ -30,6 +35,7 @@ public record Manifest(
         long minTs,
         long maxTs,
         List<LostRange> lost,
+        List<CheckpointDoc.Position> positions,
         String writer,
         Long committedAtMicros) {
 
@@ -43,12 +49,21 @@ public record Manifest(
         Objects.requireNonNull(writer, "writer");
         objects = List.copyOf(objects);
         lost = List.copyOf(lost);
+        positions = CheckpointDoc.Position.sorted(positions);
+    }
+
+    /** A manifest without positions, as the reference writes them. */
+    public Manifest(String sink, String tenant, String queue, long k, long tStart, long tEnd, String format,
+            String compression, Layout layout, List<ManifestObject> objects, long records, long bytes, long partitions,
+            long minTs, long maxTs, List<LostRange> lost, String writer, Long committedAtMicros) {
+        this(sink, tenant, queue, k, tStart, tEnd, format, compression, layout, objects, records, bytes, partitions,
+                minTs, maxTs, lost, List.of(), writer, committedAtMicros);
     }
 
     /** This manifest stamped at {@code epochMillis} (the reference keeps millisecond precision). */
     public Manifest withCommittedAt(long epochMillis) {
         return new Manifest(sink, tenant, queue, k, tStart, tEnd, format, compression, layout, objects, records,
-                bytes, partitions, minTs, maxTs, lost, writer, Math.multiplyExact(epochMillis, 1000L));
+                bytes, partitions, minTs, maxTs, lost, positions, writer, Math.multiplyExact(epochMillis, 1000L));
     }
 
     public boolean isStamped() {

@@ -47,8 +47,16 @@ public final class ManifestJson {
         for (LostRange r : m.lost()) {
             out.beginObject().field("partition", r.partition()).field("from", r.from()).field("to", r.to()).endObject();
         }
-        out.endArray()
-                .field("writer", m.writer())
+        out.endArray();
+        // Only when known: a manifest read without them is written back byte for byte.
+        if (!m.positions().isEmpty()) {
+            out.name("positions").beginArray();
+            for (CheckpointDoc.Position p : m.positions()) {
+                p.write(out);
+            }
+            out.endArray();
+        }
+        out.field("writer", m.writer())
                 .name("committedAt").stamp(m.committedAtMicros());
         return out.endObject().toBytes();
     }
@@ -63,6 +71,10 @@ public final class ManifestJson {
         for (Object o : in.arrayOrEmpty("lost")) {
             JsonIn r = JsonIn.of("manifest lost range", o);
             lost.add(new LostRange(r.string("partition"), r.integer("from"), r.integer("to")));
+        }
+        List<CheckpointDoc.Position> positions = new ArrayList<>();
+        for (Object o : in.arrayOrEmpty("positions")) {
+            positions.add(CheckpointDoc.Position.read("manifest", o));
         }
         return new Manifest(
                 in.string("sink"),
@@ -81,6 +93,7 @@ public final class ManifestJson {
                 in.stamp("minTs"),
                 in.stamp("maxTs"),
                 lost,
+                positions,
                 in.string("writer"),
                 in.has("committedAt") ? in.stamp("committedAt") : null);
     }

@@ -5,6 +5,7 @@ import io.queenlake.format.key.DataKey;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestObject;
+import io.queenlake.format.manifest.ResumePositions;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.object.Format;
@@ -101,7 +102,8 @@ public final class WindowEncoder {
         Format format = settings.format();
         return new Manifest(sink, w.tenant(), w.queue(), w.k(), w.tStart(), w.tEnd(), format.name(),
                 format.codecName(), settings.layout(), entries, ordered.records().size(), bytes,
-                ordered.partitions().size(), ordered.minTs(), ordered.maxTs(), w.lost(), format.writer(), null);
+                ordered.partitions().size(), ordered.minTs(), ordered.maxTs(), w.lost(), ResumePositions.after(ordered),
+                format.writer(), null);
     }
 
     private static MessageDigest sha256() {

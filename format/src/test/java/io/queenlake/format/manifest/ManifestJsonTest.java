@@ -49,6 +49,20 @@ class ManifestJsonTest {
     }
 
     @Test
+    void resumePositionsAreWrittenAfterTheLostRangesSortedByNameAndReadBack() {
+        Manifest d = documented();
+        Manifest m = new Manifest(d.sink(), d.tenant(), d.queue(), d.k(), d.tStart(), d.tEnd(), d.format(),
+                d.compression(), d.layout(), d.objects(), d.records(), d.bytes(), d.partitions(), d.minTs(), d.maxTs(),
+                d.lost(), List.of(new CheckpointDoc.Position("\u00fc", 8, "0199a6f2"), new CheckpointDoc.Position("a", 3, "")),
+                d.writer(), 1791009464741000L);
+        String json = new String(ManifestJson.write(m), StandardCharsets.UTF_8);
+        assertThat(json).contains("\"lost\":[],\"positions\":[[\"a\",3],[\"\u00fc\",8,\"0199a6f2\"]],\"writer\":");
+        assertThat(ManifestJson.read(json.getBytes(StandardCharsets.UTF_8))).isEqualTo(m);
+        assertThat(ManifestJson.read(ManifestJson.write(d.withCommittedAt(1L))).positions())
+                .as("a manifest without positions (the reference's) reads as none").isEmpty();
+    }
+
+    @Test
     void anUnstampedManifestIsNotWritten() {
         assertThatThrownBy(() -> ManifestJson.write(documented()))
                 .hasMessage("manifest 1 of queue 'orders' has no committedAt: stamp it with withCommittedAt before writing it.");

@@ -1,17 +1,18 @@
 package io.queenlake.format.window;
 
-import io.queenlake.format.object.Format;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.key.DataKey;
 import io.queenlake.format.key.Prefix;
+import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.testutils.Decoded;
 import io.queenlake.format.testutils.Sha256;
 import java.io.IOException;
@@ -69,6 +70,8 @@ class WindowEncoderTest {
         assertThat(m.minTs()).isEqualTo(T10 + 10);
         assertThat(m.maxTs()).isEqualTo(T10 + 40);
         assertThat(m.lost()).containsExactly(new LostRange("a", 5, 6));
+        assertThat(m.positions()).as("where each partition continues after this window").containsExactly(
+                new CheckpointDoc.Position("a", 2, ""), new CheckpointDoc.Position("b", 5, ""));
         assertThat(m.writer()).isEqualTo("queen-lake/0.1.0 jsonl");
         assertThat(m.isStamped()).isFalse();
     }

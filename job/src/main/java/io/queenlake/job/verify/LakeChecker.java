@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,7 +34,7 @@ import java.util.regex.Pattern;
  * Checks one queue of a lake, reading only the bucket (it backs {@code ./queen-lake verify} and
  * the tests' assertions, so no JUnit here): manifests {@code 1..committedK} exist and parse;
  * windows are numbered without gaps and do not overlap; each manifest matches its objects (bytes,
- * records, sha256, partitions, minTs, maxTs); every record lies in {@code [tStart, tEnd)} of its
+ * records, sha256, partitions, minTs, maxTs, and the resume positions when it has them); every record lies in {@code [tStart, tEnd)} of its
  * window; no record ({@code partition, offset, ts}) is in two objects; every object under the
  * queue's data prefix is named by a manifest (no orphans); object keys sort in {@code k} order; and
  * the commit pointer names manifest {@code k} and its {@code tEnd}. Given the records that were
@@ -187,6 +188,7 @@ public final class LakeChecker {
         long minTs = Long.MAX_VALUE;
         long maxTs = Long.MIN_VALUE;
         Set<String> partitions = new HashSet<>();
+        Map<String, DecodedRecord> newest = new TreeMap<>();
         for (ManifestObject o : m.objects()) {
             walk.named.add(o.key());
             if (!o.key().startsWith(dataPrefix)) {
@@ -218,6 +220,8 @@ public final class LakeChecker {
             for (DecodedRecord r : decoded) {
                 records++;
                 partitions.add(r.partition());
+                newest.merge(r.partition(), r, (a, b) -> b.tsMicros() > a.tsMicros()
+                        || (b.tsMicros() == a.tsMicros() && b.offset() > a.offset()) ? b : a);
                 minTs = Math.min(minTs, r.tsMicros());
                 maxTs = Math.max(maxTs, r.tsMicros());
                 if (r.tsMicros() < m.tStart() || r.tsMicros() >= m.tEnd()) {
@@ -243,6 +247,16 @@ public final class LakeChecker {
         if (records > 0 && (minTs != m.minTs() || maxTs != m.maxTs())) {
             problems.add("manifest " + m.k() + " says minTs=" + m.minTs() + " maxTs=" + m.maxTs()
                     + "; its records span " + minTs + ".." + maxTs);
+        }
+        if (!m.positions().isEmpty()) {
+            Map<String, Long> said = new TreeMap<>();
+            m.positions().forEach(p -> said.put(p.partition(), p.offset()));
+            Map<String, Long> held = new TreeMap<>();
+            newest.forEach((partition, r) -> held.put(partition, r.offset() + 1));
+            if (!said.equals(held)) {
+                problems.add("manifest " + m.k() + " says its partitions continue at " + said
+                        + "; its objects' newest records put them at " + held);
+            }
         }
         walk.records += records;
         walk.bytes += bytes;

@@ -3,6 +3,7 @@ package io.queenlake.job.window;
 import io.queenlake.format.jsonl.PayloadText;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Intent;
+import io.queenlake.format.manifest.ResumePositions;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.format.model.WindowBounds;

@@ -33,6 +33,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,21 +71,54 @@ class PipelineOperationsITCase {
         rig.close();
     }
 
-    @Test
-    void aRetentionOverrunUnderAStoppedJobIsInTheManifestOfTheWindowThatFoundItAndTheJobGoesOn() throws Exception {
-        List<String> queues = List.of("retention/a", "retention b");
+    /** What the bucket holds of where each partition continues when the job without state restarts. */
+    enum ResumeFrom {
+        /** A checkpoint object on every window: the one at the pointer is exact. */
+        A_CHECKPOINT_AT_THE_POINTER(1, false),
+        /** The checkpoint object at the pointer is gone: the newest is a window behind, the manifest since says the rest. */
+        A_CHECKPOINT_BEHIND_THE_POINTER(1, true),
+        /** None written before the stop: the manifests' positions alone. */
+        NO_CHECKPOINT(1000, false);
+
+        final int checkpointEvery;
+        final boolean dropNewestCheckpoint;
+
+        ResumeFrom(int checkpointEvery, boolean dropNewestCheckpoint) {
+            this.checkpointEvery = checkpointEvery;
+            this.dropNewestCheckpoint = dropNewestCheckpoint;
+        }
+    }
+
+    /**
+     * The restart has no Flink state: where each partition continues comes from the bucket alone
+     * (the newest checkpoint object at or below the pointer, then the manifests since), and every
+     * range retention cut under the stopped job is named exactly, whatever checkpoint object exists.
+     */
+    @ParameterizedTest
+    @EnumSource(ResumeFrom.class)
+    void aRetentionOverrunUnderAStoppedJobIsInTheManifestOfTheWindowThatFoundItAndTheJobGoesOn(ResumeFrom resume)
+            throws Exception {
+        String name = "retention-" + resume.ordinal();
+        List<String> queues = List.of(name + "/a", name + " b");
         SeededProducer producer = new SeededProducer(rig.client, 31, queues, PARTITIONS);
-        // A checkpoint object on every window: the restart reads from exactly the first uncommitted offset.
-        LakeJob job = LakeJob.of("retention", rig.fileRoot("retention"), queues).checkpointEvery(1);
+        LakeJob job = LakeJob.of(name, rig.fileRoot(name), queues).checkpointEvery(resume.checkpointEvery);
 
         RunningJob first = rig.start(job);
         producer.pushRounds(12, 100);
         for (String queue : queues) {
-            rig.awaitPointer(first, queue, 1);
+            rig.awaitPointer(first, queue, resume.dropNewestCheckpoint ? 2 : 1);
         }
         first.cancel();
         producer.pushRounds(5, 100); // more pushed under the stopped job
         Map<String, Committed> atCancel = pointers(job.sink(), queues);
+        if (resume.dropNewestCheckpoint) {
+            for (String queue : queues) {
+                String key = new SidecarKeys(Prefix.DEFAULT, PipelineRig.TENANT, queue).checkpoint(atCancel.get(queue).k());
+                org.apache.flink.core.fs.Path path = new org.apache.flink.core.fs.Path(job.root() + "/" + key);
+                // A job cancelled between the pointer and the checkpoint object left none to delete.
+                path.getFileSystem().delete(path, false);
+            }
+        }
         Map<String, List<LogRecord>> beforeRetention = rig.readLogs(producer);
         for (String queue : queues) {
             rig.client.configure(queue, QueueOptions.retention(60));

@@ -107,7 +107,9 @@ class LakeCheckerTest {
                 Arguments.of("overlapping windows", (Damage) (lake, expected) -> lake.rewriteManifest(2, m ->
                         shifted(m, -1)), "windows overlap"),
                 Arguments.of("a gap between windows", (Damage) (lake, expected) -> lake.rewriteManifest(2, m ->
-                        shifted(m, 1)), "windows must tile"));
+                        shifted(m, 1)), "windows must tile"),
+                Arguments.of("resume positions one past the window's records", (Damage) (lake, expected) ->
+                        lake.rewriteManifest(2, LakeCheckerTest::positionsOnePast), "continue at"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -154,6 +156,13 @@ class LakeCheckerTest {
         return new Manifest(m.sink(), m.tenant(), m.queue(), m.k(), m.tStart(), m.tEnd(), m.format(), m.compression(),
                 m.layout(), objects, m.records(), m.bytes(), m.partitions(), m.minTs(), m.maxTs(), m.lost(), m.writer(),
                 m.committedAtMicros());
+    }
+
+    private static Manifest positionsOnePast(Manifest m) {
+        return new Manifest(m.sink(), m.tenant(), m.queue(), m.k(), m.tStart(), m.tEnd(), m.format(), m.compression(),
+                m.layout(), m.objects(), m.records(), m.bytes(), m.partitions(), m.minTs(), m.maxTs(), m.lost(),
+                m.positions().stream().map(p -> new io.queenlake.format.manifest.CheckpointDoc.Position(p.partition(),
+                        p.offset() + 1, p.partitionId())).toList(), m.writer(), m.committedAtMicros());
     }
 
     private static Manifest shifted(Manifest m, long micros) {

@@ -8,6 +8,9 @@ import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.Manifest;
+import io.queenlake.format.manifest.ManifestJson;
+import io.queenlake.format.model.Layout;
 import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.StartMode;
 import io.queenlake.source.split.PartitionSplit;
@@ -117,6 +120,36 @@ class StartPositionsTest {
     }
 
     @Test
+    void theManifestsSinceTheNewestCheckpointMoveThePartitionsOfTheirWindowsAndAMissingOneIsSkipped() throws Throwable {
+        rig.push("orders", "a", 4);
+        rig.push("orders", "b", 6);
+        rig.push("orders", "c", 2);
+        rig.push("orders", "d", 3);
+        Map<String, String> ids = idsOf("orders");
+        long tEnd = 1_000L; // every record is stamped after it
+        rig.putForever(new SinkKeys("test").committed("orders"), new Committed(5, tEnd, "m", 12, 1200, 1).toJson());
+        Prefix prefix = Prefix.of(lake.resolve("queen").toString());
+        SidecarKeys keys = new SidecarKeys(prefix, EnumeratorRig.TENANT, "orders");
+        write(keys.checkpoint(2), new CheckpointDoc(2, tEnd, List.of(
+                new CheckpointDoc.Position("a", 0, ids.get("a")), new CheckpointDoc.Position("b", 1, ids.get("b")))));
+        writeManifest(keys.manifest(3), 3, List.of(new CheckpointDoc.Position("a", 2, ids.get("a"))));
+        writeManifest(keys.manifest(4), 4, List.of(
+                new CheckpointDoc.Position("a", 3, ids.get("a")), new CheckpointDoc.Position("c", 1, ids.get("c"))));
+        // manifest 5 is missing: the partitions of window 5 keep their older position
+
+        Started s = start(rig.config(b -> b.lakeRoot(lake.resolve("queen").toUri().toString())));
+
+        assertThat(s.byPartition().get("a")).as("the newest window that held it, not the checkpoint")
+                .isEqualTo(PartitionSplit.atOffset("orders", "a", ids.get("a"), 3, tEnd));
+        assertThat(s.byPartition().get("b")).as("no record since the checkpoint")
+                .isEqualTo(PartitionSplit.atOffset("orders", "b", ids.get("b"), 1, tEnd));
+        assertThat(s.byPartition().get("c")).as("first seen after the checkpoint")
+                .isEqualTo(PartitionSplit.atOffset("orders", "c", ids.get("c"), 1, tEnd));
+        assertThat(s.byPartition().get("d")).as("in no committed window: by time")
+                .isEqualTo(PartitionSplit.atTime("orders", "d", ids.get("d"), tEnd));
+    }
+
+    @Test
     void aCorruptCheckpointIsIgnoredAndThePointerStillHolds() throws Throwable {
         rig.push("orders", "a", 2);
         long tEnd = 1_000L;
@@ -157,6 +190,14 @@ class StartPositionsTest {
         Path object = Path.of("/" + key);
         Files.createDirectories(object.getParent());
         Files.write(object, doc.toObjectBytes());
+    }
+
+    private void writeManifest(String key, long k, List<CheckpointDoc.Position> positions) throws Exception {
+        Manifest m = new Manifest("test", EnumeratorRig.TENANT, "orders", k, 0, 1, "jsonl", "zstd", Layout.MERGED,
+                List.of(), 1, 1, positions.size(), 0, 0, List.of(), positions, "queen-lake/0.1.0 jsonl+zstd", 1L);
+        Path object = Path.of("/" + key);
+        Files.createDirectories(object.getParent());
+        Files.write(object, ManifestJson.write(m));
     }
 
     private Map<String, String> idsOf(String queue) {

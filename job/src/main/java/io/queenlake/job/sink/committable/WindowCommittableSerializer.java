@@ -19,9 +19,10 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
  * The committable's bytes in Flink's checkpoints and savepoints. Starts with a magic number and
- * switches on the version from the first release, so a later version can still read v1 bytes
- * (kept under {@code src/test/resources/window-committable-serializer/v1}); an unknown version is
- * an {@link IOException} naming it. Strings are length-prefixed UTF-8 (no 64 KiB limit), the
+ * switches on the version from the first release, so a later version can still read the bytes of
+ * every earlier one (kept under {@code src/test/resources/window-committable-serializer/v<N>}); an
+ * unknown version is an {@link IOException} naming it. Version 2 appends the manifest's resume
+ * positions; a version 1 committable has none, and its manifest is written without them. Strings are length-prefixed UTF-8 (no 64 KiB limit), the
  * checkpoint document is its compact JSON.
  */
 public final class WindowCommittableSerializer implements SimpleVersionedSerializer<WindowCommittable> {
@@ -29,7 +30,8 @@ public final class WindowCommittableSerializer implements SimpleVersionedSeriali
     /** "QLWC": queen-lake window committable. */
     static final int MAGIC = 0x514C5743;
     static final int VERSION_1 = 1;
-    static final int CURRENT = VERSION_1;
+    static final int VERSION_2 = 2;
+    static final int CURRENT = VERSION_2;
 
     @Override
     public int getVersion() {
@@ -38,22 +40,44 @@ public final class WindowCommittableSerializer implements SimpleVersionedSeriali
 
     @Override
     public byte[] serialize(WindowCommittable c) throws IOException {
-        return serializeV1(c);
+        return serializeV2(c);
     }
 
     @Override
     public WindowCommittable deserialize(int version, byte[] serialized) throws IOException {
         return switch (version) {
-            case VERSION_1 -> deserializeV1(serialized);
+            case VERSION_1, VERSION_2 -> read(version, serialized);
             default -> throw new IOException("cannot read a window committable of serializer version " + version
                     + " (this build reads version " + VERSION_1 + " to " + CURRENT
                     + "): restore the savepoint with the queen-lake release that wrote it, or start without state");
         };
     }
 
+    static byte[] serializeV2(WindowCommittable c) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        DataOutputStream out = new DataOutputStream(bytes);
+        writeV1Fields(out, c);
+        List<CheckpointDoc.Position> positions = c.manifest().positions();
+        out.writeInt(positions.size());
+        for (CheckpointDoc.Position p : positions) {
+            writeString(out, p.partition());
+            out.writeLong(p.offset());
+            writeString(out, p.partitionId());
+        }
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    /** Version 1's bytes, kept to show that this build still reads them. */
     static byte[] serializeV1(WindowCommittable c) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         DataOutputStream out = new DataOutputStream(bytes);
+        writeV1Fields(out, c);
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    private static void writeV1Fields(DataOutputStream out, WindowCommittable c) throws IOException {
         Manifest m = c.manifest();
         out.writeInt(MAGIC);
         writeString(out, m.sink());
@@ -98,11 +122,9 @@ public final class WindowCommittableSerializer implements SimpleVersionedSeriali
         if (c.checkpoint().isPresent()) {
             writeBytes(out, c.checkpoint().get().toJson());
         }
-        out.flush();
-        return bytes.toByteArray();
     }
 
-    static WindowCommittable deserializeV1(byte[] serialized) throws IOException {
+    private static WindowCommittable read(int version, byte[] serialized) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
         int magic = in.readInt();
         if (magic != MAGIC) {
@@ -146,12 +168,19 @@ public final class WindowCommittableSerializer implements SimpleVersionedSeriali
         Optional<CheckpointDoc> checkpoint = in.readBoolean()
                 ? Optional.of(CheckpointDoc.fromJson(readBytes(in)))
                 : Optional.empty();
+        List<CheckpointDoc.Position> positions = new ArrayList<>();
+        if (version >= VERSION_2) {
+            int positionCount = in.readInt();
+            for (int i = 0; i < positionCount; i++) {
+                positions.add(new CheckpointDoc.Position(readString(in), in.readLong(), readString(in)));
+            }
+        }
         if (in.available() > 0) {
-            throw new IOException("a version 1 window committable of queue '" + queue + "' k=" + k + " has "
-                    + in.available() + " trailing bytes: the bytes are corrupt");
+            throw new IOException("a version " + version + " window committable of queue '" + queue + "' k=" + k
+                    + " has " + in.available() + " trailing bytes: the bytes are corrupt");
         }
         Manifest manifest = new Manifest(sink, tenant, queue, k, tStart, tEnd, format, compression, layout, objects,
-                records, bytes, partitions, minTs, maxTs, lost, writer, null);
+                records, bytes, partitions, minTs, maxTs, lost, positions, writer, null);
         return new WindowCommittable(manifest, staged, checkpoint);
     }
 

@@ -19,6 +19,8 @@ class WindowCommittableSerializerTest {
 
     /** Written once by serializer version 1 and committed: every later version must still read it. */
     static final String V1_RESOURCE = "/window-committable-serializer/v1/per-partition-with-checkpoint.bin";
+    /** Written once by serializer version 2 (the manifest's resume positions) and committed. */
+    static final String V2_RESOURCE = "/window-committable-serializer/v2/per-partition-with-positions.bin";
 
     private final WindowCommittableSerializer serializer = new WindowCommittableSerializer();
 
@@ -40,15 +42,27 @@ class WindowCommittableSerializerTest {
         return new WindowCommittable(manifest, staged, Optional.of(checkpoint));
     }
 
+    /** The same window with the resume positions its manifest carries since version 2. */
+    static WindowCommittable v2Window() {
+        WindowCommittable v1 = v1Window();
+        Manifest m = v1.manifest();
+        Manifest withPositions = new Manifest(m.sink(), m.tenant(), m.queue(), m.k(), m.tStart(), m.tEnd(), m.format(),
+                m.compression(), m.layout(), m.objects(), m.records(), m.bytes(), m.partitions(), m.minTs(), m.maxTs(),
+                m.lost(), List.of(new CheckpointDoc.Position("ü", 11, "0199a6f3"), new CheckpointDoc.Position("a", 5, "")),
+                m.writer(), null);
+        return new WindowCommittable(withPositions, v1.staged(), v1.checkpoint());
+    }
+
     @Test
     void aCommittableSurvivesARoundTripWithEveryPart() throws IOException {
-        WindowCommittable window = v1Window();
+        WindowCommittable window = v2Window();
 
         WindowCommittable back = serializer.deserialize(serializer.getVersion(), serializer.serialize(window));
 
         assertThat(back).isEqualTo(window);
         assertThat(back.staged().get(1).recoverable()).containsExactly(9, 8, 7);
         assertThat(back.checkpoint().get().positions()).hasSize(2);
+        assertThat(back.manifest().positions()).extracting(CheckpointDoc.Position::partition).containsExactly("a", "ü");
     }
 
     @Test
@@ -60,7 +74,7 @@ class WindowCommittableSerializerTest {
                 List.of(), m.writer(), null);
         WindowCommittable window = new WindowCommittable(bare, full.staged(), Optional.empty());
 
-        assertThat(serializer.deserialize(1, serializer.serialize(window))).isEqualTo(window);
+        assertThat(serializer.deserialize(serializer.getVersion(), serializer.serialize(window))).isEqualTo(window);
     }
 
     @Test
@@ -76,10 +90,16 @@ class WindowCommittableSerializerTest {
     }
 
     @Test
+    void theCommittedVersionTwoBytesReadBackWithTheManifestsPositions() throws IOException {
+        assertThat(serializer.deserialize(2, readResource(V2_RESOURCE))).isEqualTo(v2Window());
+        assertThat(serializer.serialize(v2Window())).isEqualTo(readResource(V2_RESOURCE));
+    }
+
+    @Test
     void anUnknownVersionIsRefusedWithItsNumber() {
-        assertThatThrownBy(() -> serializer.deserialize(2, new byte[] {0}))
+        assertThatThrownBy(() -> serializer.deserialize(3, new byte[] {0}))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("serializer version 2");
+                .hasMessageContaining("serializer version 3");
     }
 
     @Test
@@ -87,10 +107,11 @@ class WindowCommittableSerializerTest {
         byte[] v1 = serializer.serialize(v1Window());
         v1[0] = 0;
 
-        assertThatThrownBy(() -> serializer.deserialize(1, v1))
+        assertThatThrownBy(() -> serializer.deserialize(serializer.getVersion(), v1))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("magic number");
-        assertThatThrownBy(() -> serializer.deserialize(1, java.util.Arrays.copyOf(serializer.serialize(v1Window()), 40)))
+        assertThatThrownBy(() -> serializer.deserialize(serializer.getVersion(),
+                java.util.Arrays.copyOf(serializer.serialize(v1Window()), 40)))
                 .isInstanceOf(IOException.class);
     }
 

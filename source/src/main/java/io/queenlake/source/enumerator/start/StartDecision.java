@@ -13,8 +13,8 @@ import java.util.Optional;
  * <p>The rules, per partition of the queue's first complete pass:
  *
  * <ul>
- *   <li>{@link Kind#POINTER} (a commit pointer with {@code tEnd}): the bucket checkpoint's position
- *       for the same incarnation, else the first offset stamped at or after {@code tEnd}; records
+ *   <li>{@link Kind#POINTER} (a commit pointer with {@code tEnd}): the resume position (bucket
+ *       checkpoint and manifests since) for the same incarnation, else the first offset stamped at or after {@code tEnd}; records
  *       below {@code tEnd} are never emitted;
  *   <li>{@link Kind#LATEST} (no pointer, {@code start=latest}): only records stamped above the
  *       first pass's safeTime {@code S}, i.e. from {@code S + 1};
@@ -56,15 +56,15 @@ public record StartDecision(Kind kind, long micros) {
     }
 
     /** The split of a partition listed by the queue's first complete pass. */
-    public PartitionSplit firstPassSplit(String queue, PartitionInfo p, Optional<CheckpointDoc.Position> checkpoint) {
+    public PartitionSplit firstPassSplit(String queue, PartitionInfo p, Optional<CheckpointDoc.Position> resume) {
         switch (kind) {
             case EARLIEST:
                 return PartitionSplit.atOffset(queue, p.name(), p.id(), Math.max(0, p.logStart()), Long.MIN_VALUE);
             case LATEST:
                 return fromTime(queue, p, micros + 1);
             case POINTER:
-                if (checkpoint.isPresent() && sameIncarnation(checkpoint.get(), p)) {
-                    return PartitionSplit.atOffset(queue, p.name(), p.id(), checkpoint.get().offset(), micros);
+                if (resume.isPresent() && sameIncarnation(resume.get(), p)) {
+                    return PartitionSplit.atOffset(queue, p.name(), p.id(), resume.get().offset(), micros);
                 }
                 return fromTime(queue, p, micros);
             default:
@@ -92,7 +92,7 @@ public record StartDecision(Kind kind, long micros) {
         return PartitionSplit.atTime(queue, p.name(), p.id(), fromMicros);
     }
 
-    /** A checkpoint position without an id (the reference 1.5 form) is taken as the same incarnation. */
+    /** A position without an id (the reference 1.5 form) is taken as the same incarnation. */
     private static boolean sameIncarnation(CheckpointDoc.Position position, PartitionInfo p) {
         return position.partitionId().isEmpty() || position.partitionId().equals(p.id());
     }

@@ -9,8 +9,8 @@ import java.util.Optional;
 
 /**
  * What the broker and the bucket say about one queue before its first pass: the commit pointer,
- * if any, and the positions of the newest bucket checkpoint at or below it (by partition name;
- * empty when there is none, it is unreadable, or there is no lake root); without a pointer, the
+ * if any, and where each partition continues after it (by partition name, from the newest bucket
+ * checkpoint at or below it and the manifests since; empty when there is no lake root); without a pointer, the
  * start of an open intent of window 1, if any. Read off the coordinator thread; turned into a
  * {@link StartDecision} together with the first pass.
  *

@@ -5,7 +5,6 @@ import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.Intents;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Committed;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +13,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads, for queues first found without Flink state, the commit pointer from KV and the newest
- * bucket checkpoint at or below it (or, without a pointer, an open intent of window 1). Blocking I/O: runs off the coordinator thread. Broker failures
+ * Reads, for queues first found without Flink state, the commit pointer from KV and where each
+ * partition continues after it ({@link ResumePositionsReader}: the newest bucket checkpoint at or
+ * below it and the manifests since), or, without a pointer, an open intent of window 1. Blocking I/O: runs off the coordinator thread. Broker failures
  * propagate as {@code QueenException}; an undecodable pointer is an
  * {@link io.queenlake.broker.kv.UnreadableDocumentException} (the job must not guess where a queue continues).
  */
@@ -25,15 +25,15 @@ public final class StartPlanLoader {
 
     private final CommitPointers pointers;
     private final Intents intents;
-    private final Optional<CheckpointReader> checkpoints;
+    private final Optional<ResumePositionsReader> resume;
 
-    /** {@code lakeRoot} null reads no bucket checkpoint: a pointer then starts at its tEnd. */
+    /** {@code lakeRoot} null reads nothing from the bucket: a pointer then starts at its tEnd. */
     public StartPlanLoader(QueenClient client, String sink, String tenant, String lakeRoot) {
         this.pointers = new CommitPointers(client, sink);
         this.intents = new Intents(client, sink);
-        this.checkpoints = lakeRoot == null || lakeRoot.isBlank()
+        this.resume = lakeRoot == null || lakeRoot.isBlank()
                 ? Optional.empty()
-                : Optional.of(new CheckpointReader(LakeRoot.parse(lakeRoot), tenant));
+                : Optional.of(new ResumePositionsReader(LakeRoot.parse(lakeRoot), tenant));
     }
 
     public Map<String, StartPlan> load(List<String> queues) {
@@ -53,10 +53,8 @@ public final class StartPlanLoader {
     }
 
     private StartPlan withPointer(String queue, Committed committed) {
-        Map<String, CheckpointDoc.Position> positions = new HashMap<>();
-        checkpoints.flatMap(reader -> reader.newest(queue, committed.k()))
-                .ifPresent(doc -> doc.positions().forEach(p -> positions.put(p.partition(), p)));
-        LOG.info("queue {}: commit pointer k={} tEnd={}; {} checkpoint positions",
+        Map<String, CheckpointDoc.Position> positions = resume.map(r -> r.after(queue, committed.k())).orElse(Map.of());
+        LOG.info("queue {}: commit pointer k={} tEnd={}; {} resume positions",
                 queue, committed.k(), committed.tEnd(), positions.size());
         return new StartPlan(Optional.of(committed), positions);
     }

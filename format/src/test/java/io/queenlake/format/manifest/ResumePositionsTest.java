@@ -1,11 +1,13 @@
-package io.queenlake.job.window;
+package io.queenlake.format.manifest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 import io.queenlake.format.manifest.CheckpointDoc.Position;
 import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.order.Incarnations;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ResumePositionsTest {
@@ -37,5 +39,15 @@ class ResumePositionsTest {
                 record("a", "new", 3, 21), record("a", "old", 901, 11), record("b", "B1", 1, 16)));
         assertThat(positions).containsOnly(
                 entry("a", new Position("a", 4, "new")), entry("b", new Position("b", 2, "B1")));
+    }
+
+    @Test
+    void aWindowInLakeOrderGivesTheSamePositionsSortedByName() {
+        List<LogRecord> arrival = List.of(
+                record("b", "B1", 0, 15), record("a", "new", 2, 20), record("a", "old", 900, 10),
+                record("a", "new", 3, 21), record("b", "B1", 1, 16), record("a", "old", 901, 11));
+        Map<String, Position> unordered = ResumePositions.after(arrival);
+        List<Position> ordered = ResumePositions.after(Incarnations.of(arrival).inLakeOrder());
+        assertThat(ordered).containsExactly(unordered.get("a"), unordered.get("b"));
     }
 }
