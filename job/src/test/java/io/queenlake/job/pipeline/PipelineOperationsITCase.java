@@ -1,14 +1,15 @@
 package io.queenlake.job.pipeline;
 
-import io.queenlake.broker.kv.SinkKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.broker.client.KvExpiry;
 import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.PushItem;
 import io.queenlake.broker.client.QueueOptions;
 import io.queenlake.broker.client.RawJson;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.ObservedPointer;
+import io.queenlake.broker.kv.SinkKeys;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Committed;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -33,11 +35,11 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The pipeline under the things operators meet: retention overrunning a stopped job, a second
@@ -117,6 +119,9 @@ class PipelineOperationsITCase {
                 org.apache.flink.core.fs.Path path = new org.apache.flink.core.fs.Path(job.root() + "/" + key);
                 // A job cancelled between the pointer and the checkpoint object left none to delete.
                 path.getFileSystem().delete(path, false);
+                String behind = new SidecarKeys(Prefix.DEFAULT, PipelineRig.TENANT, queue).checkpoint(atCancel.get(queue).k() - 1);
+                assertThat(new FlinkLakeFiles(job.root()).read(behind)).as("checkpoint object %s, now the newest", behind)
+                        .isNotNull();
             }
         }
         Map<String, List<LogRecord>> beforeRetention = rig.readLogs(producer);
@@ -171,6 +176,47 @@ class PipelineOperationsITCase {
                 .mapToLong(Map.Entry::getValue).sum();
         assertThat(inSink).as("the lake sink's recordsLost in %s", lostCounted).isEqualTo(lostInAll);
         assertThat(inSource).as("the source's recordsLost in %s", lostCounted).isEqualTo(lostInAll);
+    }
+
+    @Test
+    void aPartitionQuietThroughAStatelessRunStillHasItsLossNamedAtTheNextStart() throws Exception {
+        String queue = "quiet-through";
+        List<String> queues = List.of(queue);
+        SeededProducer producer = new SeededProducer(rig.client, 37, queues, PARTITIONS);
+        LakeJob job = LakeJob.of(queue, rig.fileRoot(queue), queues).checkpointEvery(1);
+
+        RunningJob first = rig.start(job);
+        producer.pushRounds(6, 100);
+        rig.awaitCovered(first, rig.readLogs(producer));
+        first.cancel();
+        // A second run without state: only one partition gets records; the others stay quiet all along.
+        long kBefore = pointers(job.sink(), queues).get(queue).k();
+        RunningJob second = rig.start(job);
+        for (int i = 0; i < 5; i++) {
+            rig.client.push(List.of(new PushItem(queue, PARTITIONS.get(0), Optional.empty(), RawJson.of("{\"i\":" + i + "}"))));
+            Thread.sleep(100);
+        }
+        rig.awaitPointer(second, queue, kBefore + 1);
+        rig.awaitCovered(second, rig.readLogs(producer));
+        second.cancel();
+        Committed atStop = pointers(job.sink(), queues).get(queue);
+        producer.pushRounds(5, 100); // under the stopped job, then all of it expires
+        List<LogRecord> beforeRetention = rig.readLogs(producer).get(queue);
+        rig.client.configure(queue, QueueOptions.retention(60));
+        rig.advanceClock(120_000);
+        rig.broker.runRetentionNow();
+
+        RunningJob third = rig.start(job);
+        producer.pushRounds(8, 100);
+        rig.awaitCovered(third, rig.readLogs(producer));
+        third.cancel();
+
+        List<LostRange> expected = uncommittedRanges(beforeRetention, atStop.tEnd());
+        assertThat(expected).extracting(LostRange::partition).as("the quiet partitions lost records too")
+                .contains(PARTITIONS.get(1), PARTITIONS.get(2));
+        assertThat(lostByWindow(job, queue).values().stream().flatMap(List::stream).toList())
+                .as("every range retention took under the stopped job, the quiet partitions' included")
+                .containsExactlyInAnyOrderElementsOf(expected);
     }
 
     @Test

@@ -84,8 +84,15 @@ class QueueIsolationITCase {
         CommitPointers pointers = rig.pointers(spec.sink());
         List<Long> lateness = new ArrayList<>();
         long lastK = 0;
-        long caughtUp = Long.MAX_VALUE;
         long deadline = System.nanoTime() + PipelineRig.COVER_TIMEOUT.toNanos();
+        // The live windows that ended before the job's first checkpoint waited for the job to start
+        // (the producer began first); every later one only for its own frontier and the checkpoints.
+        while (completedCheckpoints(cluster, job) == 0) {
+            job.assertRunning();
+            assertThat(System.nanoTime()).as("a first checkpoint within the cover timeout").isLessThan(deadline);
+            Thread.sleep(5);
+        }
+        long running = rig.brokerMicros();
         long started = System.nanoTime();
         long backfillMs = -1;
         while (backfillMs < 0) {
@@ -93,13 +100,9 @@ class QueueIsolationITCase {
             assertThat(System.nanoTime()).as("the backfill within the cover timeout").isLessThan(deadline);
             Optional<Committed> now = pointers.read("live").pointer();
             if (now.isPresent() && now.get().k() > lastK) {
-                // The live queue's windows that ended before its first commit waited for the job to
-                // start; the others only for their own frontier.
-                long brokerNow = rig.brokerMicros();
-                if (now.get().tEnd() > caughtUp) {
-                    lateness.add((brokerNow - now.get().tEnd()) / 1000);
+                if (now.get().tEnd() > running) {
+                    lateness.add((rig.brokerMicros() - now.get().tEnd()) / 1000);
                 }
-                caughtUp = Math.min(caughtUp, brokerNow);
                 lastK = now.get().k();
             }
             Optional<Committed> b = pointers.read("backlog").pointer();
@@ -117,7 +120,7 @@ class QueueIsolationITCase {
         long bound = windowMs + PipelineRig.GUARD_MS + 2 * PipelineRig.CHECKPOINT_MS;
         long worst = lateness.stream().mapToLong(Long::longValue).max().orElse(-1);
         System.out.printf("isolation: a backlog of %d records over 100 windows of %d ms was mirrored %d ms after the job"
-                + " started; meanwhile the live queue committed %d more windows, each this many ms after its tEnd: %s"
+                + " checkpointed first; meanwhile the live queue committed %d more windows, each this many ms after its tEnd: %s"
                 + " (worst %d; window + guard + 2 checkpoint intervals of %d ms = %d; the longest interval achieved"
                 + " was %d ms)%n", backlog.queued(), windowMs, backfillMs, lateness.size(), lateness, worst,
                 PipelineRig.CHECKPOINT_MS, bound, interval);
@@ -178,6 +181,11 @@ class QueueIsolationITCase {
         assertThat(completed).isPositive();
         assertThat(peak).as("peak checkpoint bytes").isLessThan(1024L * partitions.size());
         rig.assertExactlyOnce(spec, logs);
+    }
+
+    private static long completedCheckpoints(MiniCluster cluster, RunningJob job) throws Exception {
+        AccessExecutionGraph graph = cluster.getExecutionGraph(job.client().getJobID()).get(10, TimeUnit.SECONDS);
+        return graph.getCheckpointStatsSnapshot().getCounts().getNumberOfCompletedCheckpoints();
     }
 
     /** The longest time between two completed checkpoints of the job so far, at least the configured interval. */

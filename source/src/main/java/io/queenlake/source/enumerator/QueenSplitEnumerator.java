@@ -68,6 +68,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     private final LeaseKeeper leases;
     private final CommitPointers pointers;
     private final DiscoveryRun discovery;
+    private final StartPlanLoader plans;
     private final PartitionBook book = new PartitionBook();
     private final Assignments assignments = new Assignments();
     private final EnumeratorMetrics metrics;
@@ -97,7 +98,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         this.context = context;
         this.leases = new LeaseKeeper(client, new SinkKeys(config.sink()), config.instance(), config.leaseTtlMs());
         this.pointers = new CommitPointers(client, config.sink());
-        this.discovery = new DiscoveryRun(client, new StartPlanLoader(client, config.sink(), config.tenant(), config.lakeRoot()));
+        this.plans = new StartPlanLoader(client, config.sink(), config.tenant(), config.lakeRoot());
+        this.discovery = new DiscoveryRun(client, plans);
         this.metrics = new EnumeratorMetrics(context.metricGroup());
         this.wanted = new WantedQueues(config.queues(), config.allQueues(), config.keyBudget());
         restore(state);
@@ -252,7 +254,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
             }
             if (firstPass.isPresent()) {
                 // One split per queue, made once from its first complete pass; later partitions ride on the passes.
-                assignments.add(new QueueSplit(queue, merged.firstSplits(), Optional.empty()), ownerOfNew(queue));
+                assignments.add(new QueueSplit(queue, merged.firstSplits(), firstPass.get().cut()), ownerOfNew(queue));
             }
             covered.add(queue);
             if (full.contains(queue)) {
@@ -404,6 +406,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     /** Releases every lease and the presence row (a bounded blocking call; the job is stopping). */
     @Override
     public void close() {
+        plans.close();
         leases.releaseAll();
     }
 

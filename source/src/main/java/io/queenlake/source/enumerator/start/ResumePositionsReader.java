@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * release before them) leaves the partitions of its window at the checkpoint's older position; that
  * is logged once per queue. Nothing here is needed for correctness, only to name a loss exactly.
  */
-final class ResumePositionsReader {
+final class ResumePositionsReader implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResumePositionsReader.class);
     /** Manifests read after the checkpoint at most: past that, a partition only in older ones resumes from the checkpoint. */
@@ -60,16 +60,23 @@ final class ResumePositionsReader {
         this.reads = pool;
     }
 
-    /** Per partition name, where it continues after window {@code k}. */
-    Map<String, CheckpointDoc.Position> after(String queue, long k) {
-        Optional<CheckpointDoc> checkpoint = checkpoints.newest(queue, k);
-        Map<String, CheckpointDoc.Position> positions = new HashMap<>();
-        checkpoint.ifPresent(doc -> doc.positions().forEach(p -> positions.put(p.partition(), p)));
-        long from = Math.max(checkpoint.map(CheckpointDoc::k).orElse(0L) + 1, k - MAX_MANIFESTS + 1);
-        if (from > checkpoint.map(CheckpointDoc::k).orElse(0L) + 1) {
+    /**
+     * Per partition name, where it continues after window {@code k}: the checkpoint's read, then the
+     * manifests' reads, all on this reader's pool, so the plans of many queues are read together.
+     */
+    CompletableFuture<Map<String, CheckpointDoc.Position>> after(String queue, long k) {
+        return CompletableFuture.supplyAsync(() -> checkpoints.newest(queue, k), reads)
+                .thenCompose(checkpoint -> fold(queue, k, checkpoint));
+    }
+
+    private CompletableFuture<Map<String, CheckpointDoc.Position>> fold(String queue, long k,
+            Optional<CheckpointDoc> checkpoint) {
+        long checkpointK = checkpoint.map(CheckpointDoc::k).orElse(0L);
+        long from = Math.max(checkpointK + 1, k - MAX_MANIFESTS + 1);
+        if (from > checkpointK + 1) {
             LOG.warn("queue {}: {} windows since its newest bucket checkpoint; reading the positions of the last {}"
                     + " manifests only, so a partition seen only before window {} resumes from the checkpoint",
-                    queue, k - checkpoint.map(CheckpointDoc::k).orElse(0L), MAX_MANIFESTS, from);
+                    queue, k - checkpointK, MAX_MANIFESTS, from);
         }
         SidecarKeys keys = new SidecarKeys(root.prefix(), tenant, queue);
         List<CompletableFuture<Optional<Manifest>>> manifests = new ArrayList<>();
@@ -77,23 +84,35 @@ final class ResumePositionsReader {
             String key = keys.manifest(w);
             manifests.add(CompletableFuture.supplyAsync(() -> read(key), reads));
         }
-        List<Long> without = new ArrayList<>();
-        for (int i = 0; i < manifests.size(); i++) {
-            Optional<Manifest> manifest = manifests.get(i).join();
-            if (manifest.isEmpty() || manifest.get().positions().isEmpty()) {
-                without.add(from + i);
-                continue;
+        return CompletableFuture.allOf(manifests.toArray(CompletableFuture[]::new)).thenApply(done -> {
+            Map<String, CheckpointDoc.Position> positions = new HashMap<>();
+            checkpoint.ifPresent(doc -> doc.positions().forEach(p -> positions.put(p.partition(), p)));
+            long without = 0;
+            long firstWithout = 0;
+            for (int i = 0; i < manifests.size(); i++) {
+                Optional<Manifest> manifest = manifests.get(i).join();
+                if (manifest.isEmpty() || manifest.get().positions().isEmpty()) {
+                    firstWithout = without++ == 0 ? from + i : firstWithout;
+                    continue;
+                }
+                manifest.get().positions().forEach(p -> positions.put(p.partition(), p));
             }
-            manifest.get().positions().forEach(p -> positions.put(p.partition(), p));
-        }
-        if (!without.isEmpty()) {
-            LOG.warn("queue {}: manifests {} are missing, unreadable or carry no resume positions (written by the"
-                    + " reference or an earlier release); the partitions of those windows resume from an older"
-                    + " position, so a loss in them under the stopped job may be reported too wide", queue, without);
-        }
-        LOG.info("queue {}: {} resume positions after window {} (checkpoint {}, then {} manifests)", queue,
-                positions.size(), k, checkpoint.map(d -> "k=" + d.k()).orElse("none"), manifests.size());
-        return positions;
+            if (without > 0) {
+                LOG.warn("queue {}: {} of manifests {}..{} (the first, {}) are missing, unreadable or carry no resume"
+                        + " positions (written by the reference or an earlier release); the partitions of those windows"
+                        + " resume from an older position, so a loss in them under the stopped job may be reported too"
+                        + " wide", queue, without, from, k, firstWithout);
+            }
+            LOG.info("queue {}: {} resume positions after window {} (checkpoint {}, then {} manifests)", queue,
+                    positions.size(), k, checkpoint.map(d -> "k=" + d.k()).orElse("none"), manifests.size());
+            return positions;
+        });
+    }
+
+    /** Stops the reads still queued (a cancelled or failing enumerator must not wait for them). */
+    @Override
+    public void close() {
+        reads.shutdownNow();
     }
 
     private Optional<Manifest> read(String key) {

@@ -3,6 +3,8 @@ package io.queenlake.source.enumerator.start;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.source.StartMode;
+import io.queenlake.source.split.QueueCut;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -53,6 +55,15 @@ public record StartPlan(Optional<Committed> pointer, Map<String, CheckpointDoc.P
             return StartDecision.pointer(openIntentStart.get());
         }
         return start == StartMode.EARLIEST ? StartDecision.earliest() : StartDecision.latest(firstPassSafeTimeMicros);
+    }
+
+    /**
+     * The windows' starting cut: with a pointer, its {@code k} and {@code tEnd} and every resume
+     * position, so the checkpoint objects the windows write from here name the partitions that stay
+     * quiet too, and the next start without state still resumes them exactly; empty otherwise.
+     */
+    public Optional<QueueCut> cut() {
+        return pointer.map(p -> new QueueCut(p.k(), p.tEnd(), p.tEnd(), List.copyOf(positions.values()), List.of()));
     }
 
     public Optional<CheckpointDoc.Position> position(String partition) {

@@ -3,12 +3,15 @@ package io.queenlake.source.enumerator.start;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.Intents;
+import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Committed;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * propagate as {@code QueenException}; an undecodable pointer is an
  * {@link io.queenlake.broker.kv.UnreadableDocumentException} (the job must not guess where a queue continues).
  */
-public final class StartPlanLoader {
+public final class StartPlanLoader implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StartPlanLoader.class);
 
@@ -38,8 +41,14 @@ public final class StartPlanLoader {
 
     public Map<String, StartPlan> load(List<String> queues) {
         Map<String, StartPlan> plans = new LinkedHashMap<>();
-        pointers.readAll(queues).forEach((queue, observed) -> plans.put(queue,
-                observed.pointer().map(committed -> withPointer(queue, committed)).orElseGet(() -> noPointer(queue))));
+        Map<String, CompletableFuture<Map<String, CheckpointDoc.Position>>> reading = new LinkedHashMap<>();
+        Map<String, ObservedPointer> observed = pointers.readAll(queues);
+        // Every queue's bucket reads at once: a start without state over many queues is one wait, not one per queue.
+        observed.forEach((queue, o) -> o.pointer().ifPresent(committed -> reading.put(queue,
+                resume.map(r -> r.after(queue, committed.k())).orElse(CompletableFuture.completedFuture(Map.of())))));
+        observed.forEach((queue, o) -> plans.put(queue, o.pointer()
+                .map(committed -> withPointer(queue, committed, reading.get(queue)))
+                .orElseGet(() -> noPointer(queue))));
         return plans;
     }
 
@@ -52,10 +61,28 @@ public final class StartPlanLoader {
         }).orElseGet(StartPlan::noPointer);
     }
 
-    private StartPlan withPointer(String queue, Committed committed) {
-        Map<String, CheckpointDoc.Position> positions = resume.map(r -> r.after(queue, committed.k())).orElse(Map.of());
+    private StartPlan withPointer(String queue, Committed committed,
+            CompletableFuture<Map<String, CheckpointDoc.Position>> reading) {
+        Map<String, CheckpointDoc.Position> positions;
+        try {
+            positions = reading.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading the resume positions of queue '" + queue + "'", e);
+        } catch (ExecutionException e) {
+            // Nothing here is needed for correctness: the pointer alone still starts the queue exactly at tEnd.
+            LOG.warn("queue {}: could not read its resume positions from the bucket ({}); starting from the commit"
+                    + " pointer's tEnd", queue, e.getCause().toString());
+            positions = Map.of();
+        }
         LOG.info("queue {}: commit pointer k={} tEnd={}; {} resume positions",
                 queue, committed.k(), committed.tEnd(), positions.size());
         return new StartPlan(Optional.of(committed), positions);
+    }
+
+    /** Stops the bucket reads still queued. */
+    @Override
+    public void close() {
+        resume.ifPresent(ResumePositionsReader::close);
     }
 }
