@@ -1,5 +1,8 @@
 package io.queenlake.devstack.broker;
 
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -23,6 +26,8 @@ final class Journal implements AutoCloseable {
 
     static final String FILE_NAME = "broker.journal";
     private static final int HEADER = 8;
+    /** No entry is near this (a push is capped far below it): a larger length is a torn or foreign frame. */
+    private static final int MAX_ENTRY_BYTES = 1 << 30;
 
     private final Path file;
     private FileChannel channel;
@@ -78,21 +83,32 @@ final class Journal implements AutoCloseable {
         }
     }
 
+    /** Streams the frames: a journal is routinely larger than one Java array (2 GiB) after a benchmark. */
     private void replay(Consumer<JournalEntry> replay) throws IOException {
-        byte[] all = Files.readAllBytes(file);
-        ByteBuffer in = ByteBuffer.wrap(all);
-        while (in.remaining() >= HEADER) {
-            int length = in.getInt();
-            int crc = in.getInt();
-            if (length < 1 || length > in.remaining()) {
-                break;
+        try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 20))) {
+            while (true) {
+                int length;
+                int crc;
+                try {
+                    length = in.readInt();
+                    crc = in.readInt();
+                } catch (EOFException end) {
+                    return;
+                }
+                if (length < 1 || length > MAX_ENTRY_BYTES) {
+                    return;
+                }
+                byte[] body = new byte[length];
+                try {
+                    in.readFully(body);
+                } catch (EOFException torn) {
+                    return;
+                }
+                if (checksum(body) != crc) {
+                    return;
+                }
+                replay.accept(JournalCodec.decode(body));
             }
-            byte[] body = new byte[length];
-            in.get(body);
-            if (checksum(body) != crc) {
-                break;
-            }
-            replay.accept(JournalCodec.decode(body));
         }
     }
 
