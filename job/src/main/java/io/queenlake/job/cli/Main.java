@@ -22,6 +22,7 @@ public final class Main {
         COMMANDS.put("demo", new DemoCommand());
         COMMANDS.put("dev-broker", new DevBrokerCommand());
         COMMANDS.put("dev-s3", new DevS3Command());
+        COMMANDS.put("dev-catalog", new DevCatalogCommand());
         COMMANDS.put("push", new PushCommand());
         COMMANDS.put("verify", new VerifyCommand());
         COMMANDS.put("status", new StatusCommand());

@@ -1,0 +1,174 @@
+package io.queenlake.devstack.catalog;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.aws.AwsClientProperties;
+import org.apache.iceberg.aws.HttpClientProperties;
+import org.apache.iceberg.aws.s3.S3FileIO;
+import org.apache.iceberg.aws.s3.S3FileIOProperties;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.rest.RESTCatalogAdapter;
+import org.apache.iceberg.rest.RESTCatalogServlet;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An Apache Iceberg REST catalog on 127.0.0.1 for the demo and the tests: Iceberg's own
+ * {@link RESTCatalogAdapter} and {@link RESTCatalogServlet} (what its {@code RESTCatalogServer}
+ * serves) in-process on Jetty, over a {@link JdbcCatalog} on SQLite, with the warehouse on S3
+ * through {@link S3FileIO}, path-style.
+ *
+ * <p>Iceberg's {@code RESTCatalogServer} itself is not used: its constructors are package-private,
+ * it binds every interface, and it is compiled against Jetty 11, while S3Proxy brings Jetty 12.
+ *
+ * <p>The catalog (namespaces, table names, the pointer to each table's current metadata file) is
+ * the SQLite file {@code dataDir/catalog.db}, so a restart on the same folder keeps every table;
+ * the tables themselves (metadata, manifests, data files) are objects in the bucket.
+ */
+public final class DevCatalog implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DevCatalog.class);
+
+    private static final String HOST = "127.0.0.1";
+    /** The region every S3 client signs with: the embedded S3 server is path-style, so it names no host. */
+    static final String REGION = "us-east-1";
+    /** A handful of threads is plenty for a dev catalog on two cores; Jetty's default is 200. */
+    private static final int JETTY_MAX_THREADS = 16;
+
+    private final DevCatalogOptions options;
+    private final JdbcCatalog catalog;
+    private final Server server;
+    private final URI url;
+
+    private DevCatalog(DevCatalogOptions options, JdbcCatalog catalog, Server server, int port) {
+        this.options = options;
+        this.catalog = catalog;
+        this.server = server;
+        this.url = URI.create("http://" + HOST + ":" + port);
+    }
+
+    /** Opens (or creates) the catalog and serves it; returns once the port accepts. */
+    public static DevCatalog start(DevCatalogOptions options) {
+        JdbcCatalog catalog = new JdbcCatalog();
+        catalog.initialize("dev", backendProperties(options));
+        Server server = new Server(new QueuedThreadPool(JETTY_MAX_THREADS, 2));
+        // No graceful stop: a stop should look like an outage, as the embedded S3 server's does.
+        server.setStopTimeout(0);
+        ServerConnector connector = new ServerConnector(server);
+        connector.setHost(HOST);
+        connector.setPort(options.port());
+        server.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
+        context.addServlet(new ServletHolder(new RESTCatalogServlet(new RESTCatalogAdapter(catalog))), "/*");
+        server.setHandler(context);
+        try {
+            server.start();
+        } catch (Exception e) {
+            stopQuietly(server);
+            closeQuietly(catalog);
+            throw new IllegalStateException("The dev Iceberg catalog could not listen on " + HOST + ":" + options.port()
+                    + " (is the port taken?): pass port 0 or a free port.", e);
+        }
+        DevCatalog started = new DevCatalog(options, catalog, server, connector.getLocalPort());
+        LOG.info("Iceberg REST catalog listening on {} (warehouse {} on {}, catalog {})", started.url,
+                options.warehouse(), options.s3Endpoint(), options.dataDir() == null ? "in memory" : options.dataDir());
+        return started;
+    }
+
+    /** The catalog's base URI, {@code http://127.0.0.1:<port>}: a REST client's {@code uri} property. */
+    public URI url() {
+        return url;
+    }
+
+    /** Where new tables go: {@code s3://<bucket>/iceberg} unless the options said otherwise. */
+    public String warehouse() {
+        return options.warehouse();
+    }
+
+    /**
+     * What an Iceberg {@code RESTCatalog} client needs to use this catalog and read and write its
+     * tables' files: {@code uri}, and the S3FileIO properties (endpoint, path-style, key pair,
+     * region, the JDK's HTTP client). The catalog hands out no credentials, so the client brings them.
+     */
+    public Map<String, String> clientProperties() {
+        Map<String, String> properties = fileIoProperties(options);
+        properties.put(CatalogProperties.URI, url.toString());
+        return properties;
+    }
+
+    /** Stops serving and closes the database; the tables stay in the data folder and the bucket. */
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("The dev Iceberg catalog on " + url + " did not stop cleanly.", e);
+        } finally {
+            closeQuietly(catalog);
+        }
+    }
+
+    private static Map<String, String> backendProperties(DevCatalogOptions options) {
+        Map<String, String> properties = fileIoProperties(options);
+        properties.put(CatalogProperties.URI, jdbcUrl(options));
+        properties.put(CatalogProperties.WAREHOUSE_LOCATION, options.warehouse());
+        properties.put(CatalogProperties.FILE_IO_IMPL, S3FileIO.class.getName());
+        // V1 adds views to the schema; Iceberg's own REST server asks for it too.
+        properties.put(JdbcCatalog.PROPERTY_PREFIX + "schema-version", "V1");
+        return properties;
+    }
+
+    private static Map<String, String> fileIoProperties(DevCatalogOptions options) {
+        Map<String, String> properties = new HashMap<>();
+        properties.put(S3FileIOProperties.ENDPOINT, options.s3Endpoint().toString());
+        properties.put(S3FileIOProperties.PATH_STYLE_ACCESS, "true");
+        properties.put(S3FileIOProperties.ACCESS_KEY_ID, options.accessKey());
+        properties.put(S3FileIOProperties.SECRET_ACCESS_KEY, options.secretKey());
+        properties.put(AwsClientProperties.CLIENT_REGION, REGION);
+        // Iceberg's default is the Apache HTTP client, which the project does not ship; the JDK's will do.
+        properties.put(HttpClientProperties.CLIENT_TYPE, HttpClientProperties.CLIENT_TYPE_URLCONNECTION);
+        return properties;
+    }
+
+    private static String jdbcUrl(DevCatalogOptions options) {
+        if (options.dataDir() == null) {
+            // Shared cache: the catalog's pool holds several connections, and each must see the same database.
+            return "jdbc:sqlite:file:dev-catalog-" + UUID.randomUUID() + "?mode=memory&cache=shared";
+        }
+        try {
+            Files.createDirectories(options.dataDir());
+        } catch (IOException e) {
+            throw new UncheckedIOException("The dev Iceberg catalog folder " + options.dataDir()
+                    + " cannot be created: choose a writable folder.", e);
+        }
+        return "jdbc:sqlite:" + options.dataDir().resolve("catalog.db");
+    }
+
+    /** Releases the threads of a server that failed to start; its own failure is the one to report. */
+    private static void stopQuietly(Server failed) {
+        try {
+            failed.stop();
+        } catch (Exception ignored) {
+            // The start failure already explains what went wrong.
+        }
+    }
+
+    private static void closeQuietly(JdbcCatalog catalog) {
+        try {
+            catalog.close();
+        } catch (RuntimeException e) {
+            LOG.warn("The dev Iceberg catalog's database did not close cleanly", e);
+        }
+    }
+}
