@@ -37,6 +37,8 @@ public final class SettingSpec {
     }
 
     private static final String S3_PREFIX = "QUEEN_S3_";
+    /** queen-lake's own settings beyond the reference's (the Iceberg catalog): {@code queen.lake.*}. */
+    private static final String LAKE_PREFIX = "QUEEN_LAKE_";
 
     private final String envName;
     private final Kind kind;
@@ -96,13 +98,15 @@ public final class SettingSpec {
 
     /** The job argument without dashes, e.g. {@code queues}, {@code queen-url}. */
     public String argName() {
-        String tail = envName.startsWith(S3_PREFIX) ? envName.substring(S3_PREFIX.length()) : envName;
+        String tail = envName.startsWith(S3_PREFIX) ? envName.substring(S3_PREFIX.length())
+                : envName.startsWith(LAKE_PREFIX) ? envName.substring(LAKE_PREFIX.length()) : envName;
         return tail.toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** The Flink configuration key, e.g. {@code queen.s3.queues}, {@code queen.url}. */
     public String flinkKey() {
         String tail = envName.startsWith(S3_PREFIX) ? "s3." + envName.substring(S3_PREFIX.length())
+                : envName.startsWith(LAKE_PREFIX) ? "lake." + envName.substring(LAKE_PREFIX.length())
                 : envName.substring("QUEEN_".length());
         return "queen." + tail.toLowerCase(Locale.ROOT).replace('_', '-');
     }

@@ -3,10 +3,13 @@ package io.queenlake.job.cli;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
+import io.queenlake.devstack.catalog.DevCatalog;
+import io.queenlake.devstack.catalog.DevCatalogOptions;
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.config.SettingsLoader;
+import io.queenlake.job.iceberg.CatalogLink;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,6 +47,7 @@ final class Demo implements AutoCloseable {
     private final List<AutoCloseable> parts = new ArrayList<>();
     private LocalRun run;
     private EmbeddedS3 s3;
+    private DevCatalog catalog;
     private DevBroker broker;
 
     private Demo() {}
@@ -76,6 +80,8 @@ final class Demo implements AutoCloseable {
         s3 = EmbeddedS3.start(EmbeddedS3Options.builder().port(0).dir(dir.resolve("s3")).accessKey(ACCESS_KEY)
                 .secretKey(SECRET_KEY).bucket(BUCKET).build());
         parts.add(s3);
+        catalog = DevCatalog.start(DevCatalogOptions.builder().s3(s3).dataDir(dir.resolve("catalog")).port(0).build());
+        parts.add(catalog);
         LakeSettings settings = settings(options);
         Configuration conf = LauncherFileSystems.initialize(new Configuration(), settings);
         run = LocalRun.start(settings, conf, options.webPort(), null, Duration.ofSeconds(2));
@@ -88,11 +94,15 @@ final class Demo implements AutoCloseable {
         out.accept("  Flink web UI:   " + run.webUrl());
         out.accept("  dev broker:     " + broker.url() + "  (./queen-lake push --url " + broker.url() + " --queue orders)");
         out.accept("  bucket folder:  " + s3.bucketDir() + "  (S3 API on " + s3.endpoint() + ", path-style)");
+        out.accept("  Iceberg catalog: " + catalog.url() + "  (REST, warehouse " + catalog.warehouse() + "; tables "
+                + CatalogLink.NAME + ".queen.orders and " + CatalogLink.NAME + ".queen.payments, one append per window)");
         out.accept("  read it with DuckDB:");
         out.accept("    " + duckDbQuery(s3.bucketDir(), settings));
+        out.accept("  or as an Iceberg table (Trino or Spark on the REST catalog above, s3.endpoint " + s3.endpoint()
+                + ", path-style): SELECT count(*) FROM " + CatalogLink.NAME + ".queen.orders");
         out.accept("  check it: ./queen-lake verify --queue orders --queen-url " + broker.url() + " --endpoint "
                 + s3.endpoint() + " --bucket " + BUCKET + " --path-style true --access-key " + ACCESS_KEY
-                + " --secret-key " + SECRET_KEY);
+                + " --secret-key " + SECRET_KEY + " --format parquet --iceberg-catalog rest --iceberg-uri " + catalog.url());
         out.accept("  Ctrl-C to stop");
         parts.add(new CommitWatcher(pointers, QUEUES, s3.bucketDir(), settings.prefix(), settings.tenant(), out).start());
     }
@@ -106,6 +116,10 @@ final class Demo implements AutoCloseable {
                 "--access-key", ACCESS_KEY,
                 "--secret-key", SECRET_KEY,
                 "--path-style", "true",
+                "--format", "parquet",
+                "--iceberg-catalog", "rest",
+                "--iceberg-uri", catalog.url().toString(),
+                "--iceberg-warehouse", catalog.warehouse(),
                 "--queen-url", broker.url().toString(),
                 "--start", "earliest",
                 "--max-window-ms", Long.toString(options.windowMs()),
@@ -130,14 +144,12 @@ final class Demo implements AutoCloseable {
     }
 
     static String duckDbQuery(Path bucketDir, LakeSettings settings) {
-        return "duckdb -c \"SELECT queue, count(*) AS records, max(ts) AS newest FROM read_json('" + bucketDir + "/"
-                + settings.prefix().value() + "/tenant=*/queue=*/dt=*/hour=*/*."
-                + settings.writer().format().extension() + "', format='newline_delimited',"
-                + " hive_partitioning=true, columns={partition:'VARCHAR', \\\"offset\\\":'BIGINT', transactionId:'VARCHAR',"
-                + " ts:'VARCHAR', payload:'JSON'}) GROUP BY queue ORDER BY queue\"";
+        return "duckdb -c \"SELECT queue, count(*) AS records, max(ts) AS newest FROM read_parquet('" + bucketDir + "/"
+                + settings.prefix().value() + "/tenant=*/queue=*/dt=*/hour=*/*." + settings.writer().format().extension()
+                + "', hive_partitioning=true) GROUP BY queue ORDER BY queue\"";
     }
 
-    /** Stops the commit watcher, the producer, the job (cancelled, leases released), S3 and the broker. */
+    /** Stops the commit watcher, the producer, the job (cancelled, leases released), the catalog, S3 and the broker. */
     @Override
     public void close() throws Exception {
         Exception first = null;

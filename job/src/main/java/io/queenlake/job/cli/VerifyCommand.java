@@ -5,17 +5,28 @@ import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.broker.kv.UnreadableDocumentException;
+import io.queenlake.format.key.SidecarKeys;
+import io.queenlake.format.manifest.Manifest;
+import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.config.Setting;
+import io.queenlake.job.iceberg.CatalogLink;
+import io.queenlake.job.iceberg.QueueTableName;
+import io.queenlake.job.iceberg.TableCheck;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
  * {@code ./queen-lake verify --queue Q [--sink S]}: the lake checker as a command. Per queue it
@@ -103,9 +114,49 @@ final class VerifyCommand implements Subcommand {
             }
             print(report, pointer, pointers.committedKey(q));
             clean &= report.ok();
+            if (settings.catalog().isPresent()) {
+                clean &= checkTable(settings, q, report.committedK());
+            }
         }
         out.println(clean ? "the lake is consistent" : "the lake has problems (listed above)");
         return clean ? 0 : 1;
+    }
+
+    /** The queue's Iceberg table against its manifests; prints what it found, returns whether it is exact. */
+    private boolean checkTable(LakeSettings settings, String queue, long committedK) throws IOException {
+        CatalogLink link = settings.catalog().get();
+        Catalog catalog = link.open();
+        try {
+            TableIdentifier id = TableIdentifier.of(link.icebergNamespace(), QueueTableName.of(queue));
+            Table table;
+            try {
+                table = catalog.loadTable(id);
+            } catch (NoSuchTableException e) {
+                out.println("  Iceberg table " + id + ": missing" + (committedK > 0 ? " (the lake holds windows 1.." + committedK + ")" : ""));
+                return committedK == 0;
+            }
+            FlinkLakeFiles files = lakeFiles(settings);
+            SidecarKeys sidecars = new SidecarKeys(settings.prefix(), settings.tenant(), queue);
+            Map<Long, Manifest> manifests = new HashMap<>();
+            for (long k = 1; k <= committedK; k++) {
+                byte[] body = files.read(sidecars.manifest(k));
+                if (body != null) {
+                    manifests.put(k, ManifestJson.read(body));
+                }
+            }
+            String root = settings.lakeRoot();
+            TableCheck check = TableCheck.of(table, settings.sink(), queue, committedK, manifests, key -> root + "/" + key);
+            out.println(check.summary());
+            check.problems().forEach(p -> out.println("    problem: " + p));
+            return check.problems().isEmpty();
+        } catch (RuntimeException e) {
+            out.println("  Iceberg table of queue '" + queue + "': could not be read through the " + link.describe() + ": " + e);
+            return false;
+        } finally {
+            if (catalog instanceof java.io.Closeable closeable) {
+                closeable.close();
+            }
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package io.queenlake.job.config;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
+import io.queenlake.job.iceberg.CatalogLink;
 import io.queenlake.job.sink.LakeSink;
 import io.queenlake.job.window.WindowSettings;
 import io.queenlake.source.QueenSource;
@@ -55,7 +56,8 @@ public record LakeSettings(
         String queenUrl,
         String queenToken,
         String tenant,
-        Map<Setting, Origin> origins) {
+        Map<Setting, Origin> origins,
+        Optional<CatalogLink> catalog) {
 
     /** The credential provider chain used when no static key pair is set. */
     public static final String AWS_CHAIN = "com.amazonaws.auth.DefaultAWSCredentialsProviderChain";
@@ -173,6 +175,7 @@ public record LakeSettings(
                 .brokerUrl(queenUrl)
                 .token(queenToken)
                 .requestTimeout(BROKER_REQUEST_TIMEOUT)
+                .catalog(catalog.orElse(null))
                 .build();
     }
 

@@ -2,6 +2,7 @@ package io.queenlake.job.config;
 
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.window.WriterSettings;
+import io.queenlake.job.iceberg.CatalogLink;
 import io.queenlake.source.StartMode;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +41,7 @@ final class LakeSettingsBuilder {
     private String queenUrl;
     private String queenToken;
     private String tenant;
+    private CatalogLink catalog;
     private Map<Setting, Origin> origins;
 
     LakeSettingsBuilder() {}
@@ -169,6 +171,11 @@ final class LakeSettingsBuilder {
         return this;
     }
 
+    LakeSettingsBuilder catalog(CatalogLink catalog) {
+        this.catalog = catalog;
+        return this;
+    }
+
     LakeSettingsBuilder origins(Map<Setting, Origin> origins) {
         this.origins = origins;
         return this;
@@ -183,7 +190,7 @@ final class LakeSettingsBuilder {
                 set(checkpointEvery, "checkpointEvery"), set(multipartThresholdMb, "multipartThresholdMb"),
                 set(memoryMb, "memoryMb"),
                 set(instance, "instance"), set(queenUrl, "queenUrl"), queenToken, set(tenant, "tenant"),
-                set(origins, "origins"));
+                set(origins, "origins"), java.util.Optional.ofNullable(catalog));
     }
 
     private static <T> T set(T value, String component) {

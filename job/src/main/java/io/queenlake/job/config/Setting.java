@@ -81,6 +81,35 @@ public enum Setting {
     CHECKPOINT_EVERY(WindowOptions.CHECKPOINT_EVERY),
     MULTIPART_THRESHOLD_MB(SettingSpec.number("QUEEN_S3_MULTIPART_THRESHOLD_MB").defaultValue(64).range(5, 5_120)
             .description("Above this size (MiB) the S3 file system's own uploads go multipart (s3.multipart.threshold).")),
+    ICEBERG_CATALOG(SettingSpec.choice("QUEEN_LAKE_ICEBERG_CATALOG").defaultValue("none")
+            .spellings("none", "none", "rest", "rest", "jdbc", "jdbc")
+            .allowed("none, rest or jdbc")
+            .description("Also commit every window to an Iceberg table per queue through this catalog (needs"
+                    + " QUEEN_S3_FORMAT=parquet).")),
+    ICEBERG_URI(SettingSpec.text("QUEEN_LAKE_ICEBERG_URI")
+            .allowed("the REST catalog's http(s) URL, or a jdbc: URL")
+            .description("The catalog: the REST endpoint, or the JDBC URL (jdbc:postgresql://..., jdbc:sqlite:/path).")),
+    ICEBERG_WAREHOUSE(SettingSpec.text("QUEEN_LAKE_ICEBERG_WAREHOUSE")
+            .allowed("a location (s3://bucket/iceberg) or a warehouse name")
+            .description("Where table metadata goes (s3://bucket/iceberg), or the REST catalog's warehouse name;"
+                    + " required for jdbc.")),
+    ICEBERG_NAMESPACE(SettingSpec.text("QUEEN_LAKE_ICEBERG_NAMESPACE")
+            .pattern(Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}"))
+            .allowed("letters, digits, '_', '.' and '-' (a '.' separates levels)")
+            .description("The tables' namespace; unset means the lake prefix (QUEEN_S3_PREFIX).")),
+    ICEBERG_TOKEN(SettingSpec.text("QUEEN_LAKE_ICEBERG_TOKEN").secret()
+            .allowed("a bearer token of the REST catalog")
+            .description("The REST catalog's bearer token.")),
+    ICEBERG_CREDENTIAL(SettingSpec.text("QUEEN_LAKE_ICEBERG_CREDENTIAL").secret()
+            .pattern(Pattern.compile("[^:\\s]+:\\S+"))
+            .allowed("client_id:client_secret")
+            .description("OAuth2 client credentials for the REST catalog, exchanged for a token.")),
+    ICEBERG_USER(SettingSpec.text("QUEEN_LAKE_ICEBERG_USER")
+            .allowed("a database user")
+            .description("The JDBC catalog's user.")),
+    ICEBERG_PASSWORD(SettingSpec.text("QUEEN_LAKE_ICEBERG_PASSWORD").secret()
+            .allowed("the password of QUEEN_LAKE_ICEBERG_USER")
+            .description("The JDBC catalog's password.")),
     INSTANCE(QueenSourceOptions.INSTANCE),
     QUEEN_URL(QueenSourceOptions.QUEEN_URL),
     QUEEN_TOKEN(QueenSourceOptions.QUEEN_TOKEN),

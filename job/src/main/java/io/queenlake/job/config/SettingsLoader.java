@@ -5,6 +5,7 @@ import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
+import io.queenlake.job.iceberg.CatalogLink;
 import io.queenlake.job.window.WindowRules;
 import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.source.StartMode;
@@ -177,6 +178,7 @@ public final class SettingsLoader {
                         + ": unset QUEEN_S3_SSE or use an S3 endpoint.");
             }
             WriterSettings writer = writer();
+            CatalogLink catalog = catalog(writer, endpoint, region, pathStyle, accessKey, secretKey, prefix);
             StartMode start = StartMode.parse(choice(Setting.START));
             long maxWindowMs = number(Setting.MAX_WINDOW_MS);
             try {
@@ -207,7 +209,75 @@ public final class SettingsLoader {
                     .multipartThresholdMb((int) number(Setting.MULTIPART_THRESHOLD_MB))
                     .memoryMb((int) number(Setting.MEMORY_MB))
                     .instance(instance).queenUrl(queenUrl).queenToken(token).tenant(tenant).origins(origins)
+                    .catalog(catalog)
                     .build();
+        }
+
+        /** The Iceberg catalog of QUEEN_LAKE_ICEBERG_*, null with QUEEN_LAKE_ICEBERG_CATALOG=none. */
+        private CatalogLink catalog(WriterSettings writer, LakeEndpoint endpoint, String region, boolean pathStyle,
+                String accessKey, String secretKey, Prefix prefix) {
+            String kind = choice(Setting.ICEBERG_CATALOG);
+            List<Setting> detail = List.of(Setting.ICEBERG_URI, Setting.ICEBERG_WAREHOUSE, Setting.ICEBERG_NAMESPACE,
+                    Setting.ICEBERG_TOKEN, Setting.ICEBERG_CREDENTIAL, Setting.ICEBERG_USER, Setting.ICEBERG_PASSWORD);
+            if ("none".equals(kind)) {
+                for (Setting s : detail) {
+                    if (origin(s) != Origin.DEFAULT) {
+                        throw new SettingsException(s.envName() + " " + origin(s).describe(s) + " has no effect while"
+                                + " QUEEN_LAKE_ICEBERG_CATALOG is none: set QUEEN_LAKE_ICEBERG_CATALOG=rest or jdbc, or remove it.");
+                    }
+                }
+                return null;
+            }
+            if (!(writer.format() instanceof Format.Parquet)) {
+                throw new SettingsException("QUEEN_LAKE_ICEBERG_CATALOG=" + kind + " " + origin(Setting.ICEBERG_CATALOG)
+                        .describe(Setting.ICEBERG_CATALOG) + " registers the lake's Parquet objects as the tables' data"
+                        + " files, so it needs QUEEN_S3_FORMAT=parquet (it is " + writer.format().name()
+                        + "): set QUEEN_S3_FORMAT=parquet, or QUEEN_LAKE_ICEBERG_CATALOG=none.");
+            }
+            String uri = text(Setting.ICEBERG_URI);
+            boolean rest = "rest".equals(kind);
+            String scheme = rest ? "an http:// or https:// URL" : "a jdbc: URL (jdbc:postgresql://host/db, jdbc:sqlite:/path/catalog.db)";
+            if (uri == null) {
+                throw new SettingsException("QUEEN_LAKE_ICEBERG_URI is required with QUEEN_LAKE_ICEBERG_CATALOG=" + kind
+                        + ": set it to the catalog's address, " + scheme + ".");
+            }
+            if (rest ? !uri.matches("https?://\\S+") : !uri.startsWith("jdbc:")) {
+                throw new SettingsException("QUEEN_LAKE_ICEBERG_URI='" + uri + "' " + origin(Setting.ICEBERG_URI)
+                        .describe(Setting.ICEBERG_URI) + " is not " + scheme + ", which QUEEN_LAKE_ICEBERG_CATALOG=" + kind
+                        + " needs.");
+            }
+            List<Setting> foreign = rest ? List.of(Setting.ICEBERG_USER, Setting.ICEBERG_PASSWORD)
+                    : List.of(Setting.ICEBERG_TOKEN, Setting.ICEBERG_CREDENTIAL);
+            for (Setting s : foreign) {
+                if (origin(s) != Origin.DEFAULT) {
+                    throw new SettingsException(s.envName() + " " + origin(s).describe(s) + " applies to the "
+                            + (rest ? "jdbc" : "rest") + " catalog, not to QUEEN_LAKE_ICEBERG_CATALOG=" + kind + ": remove it.");
+                }
+            }
+            String token = raw(Setting.ICEBERG_TOKEN);
+            String credential = raw(Setting.ICEBERG_CREDENTIAL);
+            if (token != null && credential != null) {
+                throw new SettingsException("QUEEN_LAKE_ICEBERG_TOKEN and QUEEN_LAKE_ICEBERG_CREDENTIAL are both set: the"
+                        + " REST catalog takes a bearer token or OAuth2 client credentials, set only one.");
+            }
+            if (credential != null && !Setting.ICEBERG_CREDENTIAL.spec().passes(credential)) {
+                throw new SettingsException("QUEEN_LAKE_ICEBERG_CREDENTIAL " + origin(Setting.ICEBERG_CREDENTIAL)
+                        .describe(Setting.ICEBERG_CREDENTIAL) + " is not client_id:client_secret.");
+            }
+            String warehouse = text(Setting.ICEBERG_WAREHOUSE);
+            if (!rest && warehouse == null) {
+                throw new SettingsException("QUEEN_LAKE_ICEBERG_WAREHOUSE is required with QUEEN_LAKE_ICEBERG_CATALOG=jdbc:"
+                        + " set where the tables' metadata goes, e.g. s3://<bucket>/iceberg.");
+            }
+            String namespace = text(Setting.ICEBERG_NAMESPACE);
+            if (namespace == null) {
+                namespace = prefix.value().replace('/', '.');
+            }
+            Map<String, String> fileIo = CatalogLink.lakeFileIo(endpoint.isLocalFolder() ? null
+                    : endpoint.uri().map(Object::toString).orElse(null), region, pathStyle, accessKey, secretKey);
+            return rest
+                    ? CatalogLink.rest(uri, warehouse, namespace, token, credential, fileIo)
+                    : CatalogLink.jdbc(uri, warehouse, namespace, text(Setting.ICEBERG_USER), raw(Setting.ICEBERG_PASSWORD), fileIo);
         }
 
         private WriterSettings writer() {

@@ -22,6 +22,11 @@ public final class LakeMetrics {
     public static final String BYTES_WRITTEN = "bytesWritten";
     public static final String RECORDS_LOST = "recordsLost";
     public static final String COMMITTED_K = "committedK";
+    /** With an Iceberg catalog: windows appended to the queue's table, and those found there already. */
+    public static final String TABLE_APPENDS = "tableAppends";
+    public static final String TABLE_APPENDS_FOUND = "tableAppendsFound";
+    /** The newest window the queue's Iceberg table holds, as this committer saw it. */
+    public static final String TABLE_K = "tableK";
 
     private final MetricGroup group;
     private final Map<String, QueueMetrics> queues = new ConcurrentHashMap<>();
@@ -49,6 +54,11 @@ public final class LakeMetrics {
         of(queue).advance(k);
     }
 
+    /** Window {@code k} is in the queue's Iceberg table: appended by this call, or found there. */
+    public void recordTableAppend(String queue, long k, boolean appended) {
+        of(queue).table().record(k, appended);
+    }
+
     private QueueMetrics of(String queue) {
         return queues.computeIfAbsent(queue, name -> new QueueMetrics(group.addGroup(QUEUE_GROUP, name)));
     }
@@ -58,6 +68,8 @@ public final class LakeMetrics {
         final Counter recordsWritten;
         final Counter bytesWritten;
         final Counter recordsLost;
+        private final MetricGroup group;
+        private TableMetrics table;
         volatile long committedK;
 
         QueueMetrics(MetricGroup g) {
@@ -66,11 +78,39 @@ public final class LakeMetrics {
             bytesWritten = g.counter(BYTES_WRITTEN);
             recordsLost = g.counter(RECORDS_LOST);
             g.gauge(COMMITTED_K, () -> committedK);
+            group = g;
+        }
+
+        /** Registered with the first append: a job without a catalog shows no table metrics. */
+        synchronized TableMetrics table() {
+            if (table == null) {
+                table = new TableMetrics(group);
+            }
+            return table;
         }
 
         synchronized void advance(long k) {
             if (k > committedK) {
                 committedK = k;
+            }
+        }
+    }
+
+    private static final class TableMetrics {
+        final Counter appends;
+        final Counter found;
+        volatile long tableK;
+
+        TableMetrics(MetricGroup g) {
+            appends = g.counter(TABLE_APPENDS);
+            found = g.counter(TABLE_APPENDS_FOUND);
+            g.gauge(TABLE_K, () -> tableK);
+        }
+
+        synchronized void record(long k, boolean appended) {
+            (appended ? appends : found).inc();
+            if (k > tableK) {
+                tableK = k;
             }
         }
     }

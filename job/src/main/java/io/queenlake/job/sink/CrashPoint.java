@@ -17,8 +17,10 @@ public enum CrashPoint {
     AFTER_INTENT,
     /** The window's objects are published; its manifest is not written yet. */
     BETWEEN_OBJECTS_AND_MANIFEST,
-    /** The manifest is written; the KV pointer has not moved. */
+    /** The manifest is written; the KV pointer has not moved (nor, with a catalog, the Iceberg table). */
     BETWEEN_MANIFEST_AND_POINTER,
+    /** With a catalog: the window is appended to the Iceberg table; the KV pointer has not moved. */
+    BETWEEN_TABLE_AND_POINTER,
     /** The KV pointer moved to the window (its checkpoint object, if any, is not written yet). */
     AFTER_POINTER
 }

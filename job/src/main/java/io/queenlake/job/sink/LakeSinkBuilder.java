@@ -2,7 +2,9 @@ package io.queenlake.job.sink;
 
 import io.queenlake.broker.client.QueenNames;
 import io.queenlake.format.key.Prefix;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
+import io.queenlake.job.iceberg.CatalogLink;
 import io.queenlake.source.QueenSourceOptions;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -24,6 +26,7 @@ public final class LakeSinkBuilder {
     private Duration requestTimeout = Duration.ofSeconds(30);
     private long stagingBytesInFlight = DEFAULT_STAGING_BYTES_IN_FLIGHT;
     private CrashHook crashHook;
+    private CatalogLink catalog;
     private String endpoint = "(the S3 file system's s3.endpoint)";
     private Duration stagingRetryFor = DEFAULT_STAGING_RETRY_FOR;
 
@@ -104,6 +107,12 @@ public final class LakeSinkBuilder {
         return this;
     }
 
+    /** Also append every committed window to its queue's Iceberg table through this catalog (Parquet only). */
+    public LakeSinkBuilder catalog(CatalogLink catalog) {
+        this.catalog = catalog;
+        return this;
+    }
+
     /** Tests only: crash once at {@code point} on the first window numbered {@code fromK} or above. */
     public LakeSinkBuilder crashOnceAt(CrashPoint point, long fromK, String testId) {
         this.crashHook = new CrashHook(point, fromK, testId);
@@ -145,13 +154,18 @@ public final class LakeSinkBuilder {
             throw new IllegalArgumentException("the lake sink's staging bytes in flight must be above zero, was "
                     + stagingBytesInFlight + ": set a positive byte count (default " + DEFAULT_STAGING_BYTES_IN_FLIGHT + ").");
         }
+        if (catalog != null && !(writerSettings.format() instanceof Format.Parquet)) {
+            throw new IllegalArgumentException("an Iceberg catalog registers the lake's Parquet objects as its data files,"
+                    + " so it needs QUEEN_S3_FORMAT=parquet, not " + writerSettings.format().name()
+                    + ": set QUEEN_S3_FORMAT=parquet, or QUEEN_LAKE_ICEBERG_CATALOG=none.");
+        }
         if (stagingRetryFor == null || stagingRetryFor.isNegative()) {
             throw new IllegalArgumentException("the lake sink's staging retry time must be zero or more, was "
                     + stagingRetryFor + ": set a duration (default " + DEFAULT_STAGING_RETRY_FOR + ").");
         }
         return new LakeSinkConfig(checkedRoot, prefix, writerSettings, sinkName, tenant.toLowerCase(java.util.Locale.ROOT),
                 brokerUrl.strip(), token, requestTimeout, stagingBytesInFlight, crashHook, endpoint,
-                stagingRetryFor);
+                stagingRetryFor, catalog);
     }
 
     private String checkedRoot() {

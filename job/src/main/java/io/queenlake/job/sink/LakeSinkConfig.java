@@ -8,6 +8,7 @@ import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
+import io.queenlake.job.iceberg.CatalogLink;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Optional;
@@ -40,11 +41,13 @@ public final class LakeSinkConfig implements Serializable {
     private final CrashHook crashHook;
     private final String endpoint;
     private final Duration stagingRetryFor;
+    private final CatalogLink catalog;
 
     LakeSinkConfig(String root, Prefix prefix, WriterSettings settings, String sinkName, String tenant,
             String brokerUrl, String token, Duration requestTimeout, long stagingBytesInFlight, CrashHook crashHook,
-            String endpoint, Duration stagingRetryFor) {
+            String endpoint, Duration stagingRetryFor, CatalogLink catalog) {
         this.root = root;
+        this.catalog = catalog;
         this.endpoint = endpoint;
         this.stagingRetryFor = stagingRetryFor;
         this.prefix = prefix.value();
@@ -106,6 +109,11 @@ public final class LakeSinkConfig implements Serializable {
         return stagingRetryFor;
     }
 
+    /** The Iceberg catalog every committed window is also appended through, if any. */
+    public Optional<CatalogLink> catalog() {
+        return Optional.ofNullable(catalog);
+    }
+
     public Optional<CrashHook> crashHook() {
         return Optional.ofNullable(crashHook);
     }
@@ -137,6 +145,7 @@ public final class LakeSinkConfig implements Serializable {
         return "LakeSinkConfig{root=" + root + ", prefix=" + prefix + ", writer=" + format + "+" + compression + " "
                 + layout + " align=" + align + " target=" + targetBytes + "B, sink=" + sinkName + ", tenant=" + tenant
                 + ", stagingInFlight=" + stagingBytesInFlight + "B, broker=" + brokerUrl + ", token=" + (token == null || token.isEmpty() ? "none" : "set")
-                + (crashHook == null ? "" : ", crashHook=" + crashHook) + "}";
+                + (crashHook == null ? "" : ", crashHook=" + crashHook)
+                + (catalog == null ? "" : ", catalog=" + catalog) + "}";
     }
 }

@@ -53,7 +53,8 @@ class DemoITCase {
             assertThat(lines.get(0)).as("the first line names the job's log").endsWith("goes to " + log);
             assertThat(JobLogTest.consoleAppenders()).as("console appenders while the demo runs").isZero();
             assertThat(lines).anyMatch(l -> l.startsWith("  Flink web UI:   http://127.0.0.1:"))
-                    .anyMatch(l -> l.contains("read_json('" + demo.bucketDir()));
+                    .anyMatch(l -> l.contains("read_parquet('" + demo.bucketDir()))
+                    .anyMatch(l -> l.startsWith("  Iceberg catalog: http://127.0.0.1:"));
             long deadline = started + TimeUnit.SECONDS.toNanos(25);
             while (lines.stream().noneMatch(l -> l.startsWith("committed window k=1 of queue "))) {
                 assertThat(System.nanoTime()).as("a commit line within 25 s; printed so far:\n%s", String.join("\n", lines))
@@ -88,6 +89,7 @@ class DemoITCase {
                         + commit.group(1) + " ");
             }
         }
+        assertThat(jobLog).as("the job's log: each queue is an Iceberg table too").contains("window appended to Iceberg table queen.");
         // Stopped cleanly: the broker's state kept the pointers, and the job released its leases on the way out.
         try (DevBroker again = DevBroker.start(DevBrokerOptions.builder().dataDir(dir.resolve("demo/broker")).build())) {
             CommitPointers pointers = new CommitPointers(HttpQueenClient.builder().baseUrl(again.url().toString()).build(),

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
+import io.queenlake.job.iceberg.CatalogLink;
 import io.queenlake.source.StartMode;
 import java.io.IOException;
 import java.net.URI;
@@ -67,6 +68,18 @@ class SettingsLoaderTest {
         SAMPLES.put(Setting.QUEEN_URL, new Sample("https://queen.example:6632/", LakeSettings::queenUrl,
                 "https://queen.example:6632"));
         SAMPLES.put(Setting.QUEEN_TOKEN, new Sample("tok.en-1", LakeSettings::queenToken, "tok.en-1"));
+        SAMPLES.put(Setting.ICEBERG_CATALOG, new Sample("jdbc", s -> s.catalog().map(CatalogLink::type), Optional.of("jdbc")));
+        SAMPLES.put(Setting.ICEBERG_URI, new Sample("https://polaris.example/api/catalog",
+                s -> s.catalog().get().properties().get("uri"), "https://polaris.example/api/catalog"));
+        SAMPLES.put(Setting.ICEBERG_WAREHOUSE, new Sample("s3://lake/iceberg",
+                s -> s.catalog().get().properties().get("warehouse"), "s3://lake/iceberg"));
+        SAMPLES.put(Setting.ICEBERG_NAMESPACE, new Sample("lake.eu", s -> s.catalog().get().namespace(), "lake.eu"));
+        SAMPLES.put(Setting.ICEBERG_TOKEN, new Sample("t0ken", s -> s.catalog().get().properties().get("token"), "t0ken"));
+        SAMPLES.put(Setting.ICEBERG_CREDENTIAL, new Sample("client:s3cret",
+                s -> s.catalog().get().properties().get("credential"), "client:s3cret"));
+        SAMPLES.put(Setting.ICEBERG_USER, new Sample("lake", s -> s.catalog().get().properties().get("jdbc.user"), "lake"));
+        SAMPLES.put(Setting.ICEBERG_PASSWORD, new Sample("pw", s -> s.catalog().get().properties().get("jdbc.password"),
+                "pw"));
         SAMPLES.put(Setting.QUEEN_TENANT, new Sample("0A1B2C3D-0000-4000-8000-00000000AAAA", LakeSettings::tenant,
                 "0a1b2c3d-0000-4000-8000-00000000aaaa"));
     }
@@ -79,6 +92,12 @@ class SettingsLoaderTest {
             case SECRET_KEY -> env.put("QUEEN_S3_ACCESS_KEY", "x");
             case SSE_KMS_KEY_ID -> env.put("QUEEN_S3_SSE", "aws:kms");
             case PARQUET_CODEC -> env.put("QUEEN_S3_FORMAT", "parquet");
+            case ICEBERG_CATALOG, ICEBERG_USER, ICEBERG_PASSWORD -> env.putAll(Map.of("QUEEN_S3_FORMAT", "parquet",
+                    "QUEEN_LAKE_ICEBERG_CATALOG", "jdbc", "QUEEN_LAKE_ICEBERG_URI", "jdbc:sqlite:/tmp/catalog.db",
+                    "QUEEN_LAKE_ICEBERG_WAREHOUSE", "s3://lake/iceberg"));
+            case ICEBERG_URI, ICEBERG_WAREHOUSE, ICEBERG_NAMESPACE, ICEBERG_TOKEN, ICEBERG_CREDENTIAL -> env.putAll(Map.of(
+                    "QUEEN_S3_FORMAT", "parquet", "QUEEN_LAKE_ICEBERG_CATALOG", "rest",
+                    "QUEEN_LAKE_ICEBERG_URI", "http://127.0.0.1:8181"));
             default -> { }
         }
         return env;
@@ -292,7 +311,33 @@ class SettingsLoaderTest {
                                 + " 1..100000."),
                 refusal("SSE on a local folder", with("QUEEN_S3_SSE", "AES256"), Map.of(),
                         args("--endpoint", "file:///tmp/lake"), "QUEEN_S3_SSE='AES256' (environment) cannot apply to"
-                                + " the local folder file:///tmp/lake"));
+                                + " the local folder file:///tmp/lake"),
+                refusal("an Iceberg catalog for JSONL", REQUIRED, Map.of(),
+                        args("--iceberg-catalog", "rest", "--iceberg-uri", "http://127.0.0.1:8181"),
+                        "QUEEN_LAKE_ICEBERG_CATALOG=rest (job argument --iceberg-catalog) registers the lake's Parquet"
+                                + " objects as the tables' data files, so it needs QUEEN_S3_FORMAT=parquet (it is jsonl)"),
+                refusal("an Iceberg catalog without its URI", REQUIRED, Map.of(),
+                        args("--format", "parquet", "--iceberg-catalog", "jdbc"),
+                        "QUEEN_LAKE_ICEBERG_URI is required with QUEEN_LAKE_ICEBERG_CATALOG=jdbc"),
+                refusal("a REST catalog at a JDBC URL", REQUIRED, Map.of(),
+                        args("--format", "parquet", "--iceberg-catalog", "rest", "--iceberg-uri", "jdbc:sqlite:/x.db"),
+                        "QUEEN_LAKE_ICEBERG_URI='jdbc:sqlite:/x.db' (job argument --iceberg-uri) is not an http:// or"
+                                + " https:// URL"),
+                refusal("a JDBC catalog without its warehouse", REQUIRED, Map.of(),
+                        args("--format", "parquet", "--iceberg-catalog", "jdbc", "--iceberg-uri", "jdbc:sqlite:/x.db"),
+                        "QUEEN_LAKE_ICEBERG_WAREHOUSE is required with QUEEN_LAKE_ICEBERG_CATALOG=jdbc"),
+                refusal("a REST token for a JDBC catalog", with("QUEEN_LAKE_ICEBERG_TOKEN", "hush"), Map.of(),
+                        args("--format", "parquet", "--iceberg-catalog", "jdbc", "--iceberg-uri", "jdbc:sqlite:/x.db",
+                                "--iceberg-warehouse", "s3://b/iceberg"),
+                        "QUEEN_LAKE_ICEBERG_TOKEN (environment) applies to the rest catalog, not to"
+                                + " QUEEN_LAKE_ICEBERG_CATALOG=jdbc"),
+                refusal("both a token and client credentials", with("QUEEN_LAKE_ICEBERG_TOKEN", "hush"), Map.of(),
+                        args("--format", "parquet", "--iceberg-catalog", "rest", "--iceberg-uri", "http://c:8181",
+                                "--iceberg-credential", "id:hush"),
+                        "QUEEN_LAKE_ICEBERG_TOKEN and QUEEN_LAKE_ICEBERG_CREDENTIAL are both set"),
+                refusal("a catalog setting without a catalog", with("QUEEN_LAKE_ICEBERG_URI", "http://c:8181"), Map.of(),
+                        args(), "QUEEN_LAKE_ICEBERG_URI (environment) has no effect while QUEEN_LAKE_ICEBERG_CATALOG is"
+                                + " none"));
     }
 
     private static Arguments refusal(String name, Map<String, String> env, Map<String, String> flink, String[] args,

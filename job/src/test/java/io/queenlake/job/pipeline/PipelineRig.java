@@ -127,6 +127,9 @@ final class PipelineRig implements AutoCloseable {
                 .sinkName(job.sink())
                 .writerSettings(job.writer())
                 .requestTimeout(Duration.ofSeconds(5));
+        if (job.catalog() != null) {
+            sinkBuilder.catalog(job.catalog());
+        }
         if (job.crashAt() != null) {
             sinkBuilder.crashOnceAt(job.crashAt(), job.crashFromK(), "pipeline-" + job.sink() + "-" + job.crashAt());
         }

@@ -3,6 +3,7 @@ package io.queenlake.job.sink.committer;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.Intents;
+import io.queenlake.job.iceberg.QueueTables;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
@@ -15,6 +16,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -52,6 +54,7 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
     private final QueueCommitter queues;
     private final ExecutorService queueThreads;
     private final ExecutorService bucketThreads;
+    private final Optional<QueueTables> tables;
 
     public LakeCommitter(LakeSinkConfig config, LakeMetrics metrics) throws IOException {
         this(config, metrics, config.newClient());
@@ -63,8 +66,10 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
         CommitPointers pointers = new CommitPointers(client, config.sinkName());
         this.queueThreads = SinkThreads.pool(QUEUE_THREADS, "lake-committer-" + config.sinkName() + "-queue");
         this.bucketThreads = SinkThreads.pool(BUCKET_THREADS, "lake-committer-" + config.sinkName() + "-bucket");
+        this.tables = config.catalog().map(link -> new QueueTables(link, config.sinkName(), config.tenant(),
+                config.writerSettings().align(), key -> config.pathOf(key).toString()));
         this.queues = new QueueCommitter(config, metrics, pointers,
-                new Intents(client, config.sinkName()), new LakeObjects(config), bucketThreads);
+                new Intents(client, config.sinkName()), new LakeObjects(config), bucketThreads, tables);
     }
 
     @Override
@@ -124,8 +129,11 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
     }
 
     @Override
-    public void close() {
+    public void close() throws IOException {
         queueThreads.shutdownNow();
         bucketThreads.shutdownNow();
+        if (tables.isPresent()) {
+            tables.get().close();
+        }
     }
 }

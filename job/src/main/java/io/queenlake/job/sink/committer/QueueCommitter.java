@@ -10,6 +10,9 @@ import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.Intent;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.model.Micros;
+import io.queenlake.job.iceberg.CatalogUnavailableException;
+import io.queenlake.job.iceberg.QueueTables;
+import io.queenlake.job.iceberg.TableRefusedException;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
@@ -48,10 +51,12 @@ final class QueueCommitter {
     private final Intents intents;
     private final LakeObjects objects;
     private final Executor bucketIo;
+    private final Optional<QueueTables> tables;
 
     QueueCommitter(LakeSinkConfig config, LakeMetrics metrics, CommitPointers pointers, Intents intents,
-            LakeObjects objects, Executor bucketIo) {
+            LakeObjects objects, Executor bucketIo, Optional<QueueTables> tables) {
         this.config = config;
+        this.tables = tables;
         this.metrics = metrics;
         this.pointers = pointers;
         this.intents = intents;
@@ -95,8 +100,10 @@ final class QueueCommitter {
                     step = new CommitStep.Retry(e);
                 } catch (QueenException e) {
                     step = onBrokerFailure(queue, window, e);
-                } catch (UnreadableDocumentException e) {
+                } catch (UnreadableDocumentException | TableRefusedException e) {
                     step = new CommitStep.Fenced(e);
+                } catch (CatalogUnavailableException e) {
+                    step = new CommitStep.Retry(e);
                 }
                 if (step instanceof CommitStep.Done done) {
                     S3Outages.of(config).succeeded(queue);
@@ -129,7 +136,7 @@ final class QueueCommitter {
     }
 
     private CommitStep act(CommitDecision decision, WindowCommittable window, ObservedPointer observed,
-            ObservedIntent[] intent, PreparedWindows prepared) throws IOException {
+            ObservedIntent[] intent, PreparedWindows prepared) throws IOException, CatalogUnavailableException {
         if (decision == CommitDecision.FOREIGN_WRITER) {
             return new CommitStep.Fenced(fenced(window, observed));
         }
@@ -146,6 +153,11 @@ final class QueueCommitter {
         config.crashIfArmed(CrashPoint.BETWEEN_OBJECTS_AND_MANIFEST, window.k());
         Manifest stamped = publishedManifest(window, earlier);
         config.crashIfArmed(CrashPoint.BETWEEN_MANIFEST_AND_POINTER, window.k());
+        if (tables.isPresent()) {
+            // After the manifest, before the pointer: the pointer moves only once the table holds the window.
+            metrics.recordTableAppend(window.queue(), window.k(), tables.get().append(stamped, objects.manifestKey(window)));
+            config.crashIfArmed(CrashPoint.BETWEEN_TABLE_AND_POINTER, window.k());
+        }
         Committed next = pointerOf(stamped, objects.manifestKey(window));
         CommitPointers.Move move = pointers.move(window.queue(), observed, next);
         if (!move.applied()) {

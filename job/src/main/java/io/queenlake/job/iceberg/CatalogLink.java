@@ -1,0 +1,122 @@
+package io.queenlake.job.iceberg;
+
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+
+/**
+ * How the committer reaches the Iceberg catalog, shipped with the job graph: the catalog's type
+ * and properties (URI, warehouse, credentials, and the file IO the client writes Iceberg's own
+ * manifests with: the lake's endpoint, region, path style and keys), and the namespace of the
+ * tables. Secrets never appear in {@link #toString()}.
+ */
+public record CatalogLink(String type, Map<String, String> properties, String namespace) implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+    /**
+     * The catalog's name. A JDBC catalog keys its tables by it ({@code catalog_name}): an engine
+     * reading the same database must use this name (Trino's {@code iceberg.jdbc-catalog.catalog-name},
+     * Spark's {@code spark.sql.catalog.queen_lake}); a REST catalog ignores it.
+     */
+    public static final String NAME = "queen_lake";
+    /** Catalog properties that hold secrets. */
+    private static final java.util.Set<String> SECRETS = java.util.Set.of("token", "credential", "jdbc.password",
+            "s3.secret-access-key");
+
+    public CatalogLink {
+        Objects.requireNonNull(type, "type");
+        properties = Map.copyOf(properties);
+        Objects.requireNonNull(namespace, "namespace");
+    }
+
+    /**
+     * An Iceberg REST catalog (Polaris, Nessie, Lakekeeper, Gravitino, Glue's or S3 Tables' REST
+     * endpoints, or {@code ./queen-lake dev-catalog}).
+     *
+     * @param warehouse null for the catalog's default
+     * @param token a bearer token, or null
+     * @param credential OAuth2 {@code client_id:client_secret}, or null
+     * @param fileIo the file IO's properties ({@link #lakeFileIo})
+     */
+    public static CatalogLink rest(String uri, String warehouse, String namespace, String token, String credential,
+            Map<String, String> fileIo) {
+        Map<String, String> p = new LinkedHashMap<>(fileIo);
+        p.put("uri", uri);
+        putIfSet(p, "warehouse", warehouse);
+        putIfSet(p, "token", token);
+        putIfSet(p, "credential", credential);
+        return new CatalogLink("rest", p, namespace);
+    }
+
+    /** A JDBC catalog (PostgreSQL, SQLite) whose metadata goes under {@code warehouse}. */
+    public static CatalogLink jdbc(String uri, String warehouse, String namespace, String user, String password,
+            Map<String, String> fileIo) {
+        Map<String, String> p = new LinkedHashMap<>(fileIo);
+        p.put("uri", uri);
+        p.put("warehouse", warehouse);
+        // The current schema of Iceberg's JDBC tables (with views), not the legacy one it warns about.
+        p.put("jdbc.schema-version", "V1");
+        putIfSet(p, "jdbc.user", user);
+        putIfSet(p, "jdbc.password", password);
+        return new CatalogLink("jdbc", p, namespace);
+    }
+
+    /**
+     * The client's file IO for the lake's bucket (Iceberg writes its manifests and reads the data
+     * files through it): S3FileIO on the lake's endpoint, or Hadoop's for a local folder.
+     *
+     * @param endpoint the S3 endpoint, null for AWS in {@code region} (or a local folder)
+     * @param accessKey null for the AWS SDK's default credential chain
+     */
+    public static Map<String, String> lakeFileIo(String endpoint, String region, boolean pathStyle, String accessKey,
+            String secretKey) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("io-impl", "org.apache.iceberg.io.ResolvingFileIO");
+        // The JDK's HTTP client: the job ships no Apache HTTP client for the AWS SDK.
+        p.put("http-client.type", "urlconnection");
+        putIfSet(p, "s3.endpoint", endpoint);
+        putIfSet(p, "client.region", region);
+        p.put("s3.path-style-access", Boolean.toString(pathStyle));
+        putIfSet(p, "s3.access-key-id", accessKey);
+        putIfSet(p, "s3.secret-access-key", secretKey);
+        return p;
+    }
+
+    private static void putIfSet(Map<String, String> p, String key, String value) {
+        if (value != null && !value.isBlank()) {
+            p.put(key, value);
+        }
+    }
+
+    /** A new client of the catalog, named {@link #NAME}; the caller closes it. */
+    public Catalog open() {
+        return open(NAME);
+    }
+
+    private Catalog open(String name) {
+        Map<String, String> p = new LinkedHashMap<>(properties);
+        p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, type);
+        // Hadoop's configuration only for file:// warehouses (HadoopFileIO); S3 goes through S3FileIO.
+        return CatalogUtil.buildIcebergCatalog(name, p, new org.apache.hadoop.conf.Configuration(false));
+    }
+
+    public Namespace icebergNamespace() {
+        return Namespace.of(namespace.split("\\."));
+    }
+
+    /** The catalog's address, for messages. */
+    public String describe() {
+        return type + " catalog " + properties.getOrDefault("uri", "?");
+    }
+
+    @Override
+    public String toString() {
+        Map<String, String> shown = new LinkedHashMap<>();
+        properties.forEach((k, v) -> shown.put(k, SECRETS.contains(k) ? "***" : v));
+        return "CatalogLink[" + type + ", " + shown + ", namespace " + namespace + "]";
+    }
+}

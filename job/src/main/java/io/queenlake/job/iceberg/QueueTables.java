@@ -1,0 +1,164 @@
+package io.queenlake.job.iceberg;
+
+import io.queenlake.format.manifest.Manifest;
+import io.queenlake.format.model.Align;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The committer's side of the catalog: each queue's table, created when missing (its namespace
+ * too), and the window appends to it ({@link WindowAppend}). One instance per committer subtask;
+ * the tables are loaded once and refreshed before every append; a window's append runs on its
+ * queue's commit thread.
+ */
+public final class QueueTables implements Closeable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueueTables.class);
+
+    private final CatalogLink link;
+    private final String sink;
+    private final String tenant;
+    private final Align align;
+    private final Function<String, String> pathOfKey;
+    private final Map<String, Table> tables = new HashMap<>();
+    private Catalog catalog;
+
+    /**
+     * @param pathOfKey a lake key's path as readers open it ({@code s3://bucket/key})
+     */
+    public QueueTables(CatalogLink link, String sink, String tenant, Align align, Function<String, String> pathOfKey) {
+        this.link = link;
+        this.sink = sink;
+        this.tenant = tenant;
+        this.align = align;
+        this.pathOfKey = pathOfKey;
+    }
+
+    /**
+     * Appends the committed window to its queue's table unless the table holds it already.
+     *
+     * @return whether this call appended it
+     * @throws TableRefusedException when no retry can append it (changed columns or partitioning,
+     *     refused credentials)
+     * @throws CatalogUnavailableException when the catalog or its storage failed, to retry. Queues
+     *     append at once (each table is one queue's, committed by one thread at a time).
+     */
+    public boolean append(Manifest window, String manifestKey) throws CatalogUnavailableException {
+        WindowAppend.Outcome outcome;
+        String table = identifier(window.queue()).toString();
+        try {
+            outcome = WindowAppend.append(table(window.queue()), sink, window, manifestKey, pathOfKey);
+        } catch (NotAuthorizedException | ForbiddenException e) {
+            throw refusedCredentials(e);
+        } catch (TableRefusedException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // Forget the table: the next attempt loads it again, also after a catalog restart.
+            forget(window.queue());
+            throw new CatalogUnavailableException("the " + link.describe() + " could not append window k=" + window.k()
+                    + " of queue '" + window.queue() + "' to " + table + ": " + e, e);
+        }
+        if (outcome == WindowAppend.Outcome.APPENDED) {
+            LOG.info("window appended to Iceberg table {} queue={} k={} files={}", table, window.queue(),
+                    window.k(), window.objects().size());
+        } else {
+            LOG.info("window already in Iceberg table {} queue={} k={}", table, window.queue(), window.k());
+        }
+        return outcome == WindowAppend.Outcome.APPENDED;
+    }
+
+    /** The highest window of the queue the table holds, 0 for none (for metrics and verify). */
+    public long lastAppended(String queue) {
+        Table table = table(queue);
+        table.refresh();
+        return WindowAppend.lastAppended(table, sink, queue);
+    }
+
+    public TableIdentifier identifier(String queue) {
+        return TableIdentifier.of(link.icebergNamespace(), QueueTableName.of(queue));
+    }
+
+    private synchronized void forget(String queue) {
+        tables.remove(queue);
+    }
+
+    private synchronized Table table(String queue) {
+        Table known = tables.get(queue);
+        if (known != null) {
+            return known;
+        }
+        try {
+            Table table = loadOrCreate(queue);
+            tables.put(queue, table);
+            return table;
+        } catch (NotAuthorizedException | ForbiddenException e) {
+            throw refusedCredentials(e);
+        }
+    }
+
+    private Table loadOrCreate(String queue) {
+        Catalog c = catalog();
+        TableIdentifier id = identifier(queue);
+        try {
+            return c.loadTable(id);
+        } catch (NoSuchTableException missing) {
+            // created below
+        }
+        Namespace ns = link.icebergNamespace();
+        if (c instanceof SupportsNamespaces namespaces && !namespaces.namespaceExists(ns)) {
+            try {
+                // A mutable map: Iceberg's REST request builder asks it for a null key, which Map.of() refuses.
+                namespaces.createNamespace(ns, new HashMap<>());
+            } catch (AlreadyExistsException raced) {
+                // another subtask or job created it meanwhile
+            }
+        }
+        try {
+            Table table = c.buildTable(id, LakeTableLayout.SCHEMA)
+                    .withPartitionSpec(LakeTableLayout.spec(align))
+                    .withSortOrder(LakeTableLayout.sortOrder())
+                    .withProperties(LakeTableLayout.properties(queue, tenant, sink))
+                    .create();
+            LOG.info("created Iceberg table {} for queue '{}' in the {}", id, queue, link.describe());
+            return table;
+        } catch (AlreadyExistsException raced) {
+            return c.loadTable(id);
+        }
+    }
+
+    private Catalog catalog() {
+        if (catalog == null) {
+            catalog = link.open();
+        }
+        return catalog;
+    }
+
+    private TableRefusedException refusedCredentials(RuntimeException e) {
+        return new TableRefusedException("the " + link.describe() + " refused this job's credentials (" + e.getMessage()
+                + "): check QUEEN_LAKE_ICEBERG_TOKEN, QUEEN_LAKE_ICEBERG_CREDENTIAL or QUEEN_LAKE_ICEBERG_USER and"
+                + " QUEEN_LAKE_ICEBERG_PASSWORD, and the catalog's grants on namespace " + link.namespace(), e);
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (catalog instanceof Closeable closeable) {
+            closeable.close();
+        }
+        catalog = null;
+        tables.clear();
+    }
+}

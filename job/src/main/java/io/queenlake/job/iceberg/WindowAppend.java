@@ -1,0 +1,166 @@
+package io.queenlake.job.iceberg;
+
+import io.queenlake.format.manifest.Manifest;
+import io.queenlake.format.manifest.ManifestObject;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.PartitionData;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.transforms.Transform;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * One committed window as one atomic Iceberg commit, exactly once. The window's Parquet objects
+ * are registered in place as the table's data files (no copy), with their sizes and record counts
+ * from the manifest and the window's stamps as {@code ts} bounds. The snapshot summary names the
+ * sink, the queue and the window ({@code queen.sink}, {@code queen.queue}, {@code queen.window},
+ * {@code queen.window.t-start}, {@code queen.window.t-end}, {@code queen.manifest}), and the same
+ * transaction sets the table property {@code queen.<sink>.last-window}, which survives snapshot
+ * expiry. Before appending, the table is read again: the highest window of this sink and queue it
+ * holds (the newest ancestor snapshot this sink wrote, or the property, whichever is higher) at or
+ * above {@code k} means a crashed or retried run appended it already, as Flink's Iceberg sink finds
+ * its last committed checkpoint in the snapshot summary.
+ */
+final class WindowAppend {
+
+    static final String SUMMARY_SINK = "queen.sink";
+    static final String SUMMARY_QUEUE = "queen.queue";
+    static final String SUMMARY_WINDOW = "queen.window";
+    static final String SUMMARY_T_START = "queen.window.t-start";
+    static final String SUMMARY_T_END = "queen.window.t-end";
+    static final String SUMMARY_MANIFEST = "queen.manifest";
+
+    /** What happened to the window. */
+    enum Outcome {
+        APPENDED,
+        ALREADY_IN_TABLE
+    }
+
+    private WindowAppend() {}
+
+    static String lastWindowProperty(String sink) {
+        return "queen." + sink + ".last-window";
+    }
+
+    /** The highest window of {@code sink}'s {@code queue} the table holds, 0 for none. */
+    static long lastAppended(Table table, String sink, String queue) {
+        long fromProperty = parse(table.properties().get(lastWindowProperty(sink)));
+        long fromHistory = 0;
+        for (Snapshot s = table.currentSnapshot(); s != null;
+                s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+            Map<String, String> summary = s.summary();
+            if (sink.equals(summary.get(SUMMARY_SINK)) && queue.equals(summary.get(SUMMARY_QUEUE))) {
+                fromHistory = parse(summary.get(SUMMARY_WINDOW));
+                break;
+            }
+        }
+        return Math.max(fromProperty, fromHistory);
+    }
+
+    /**
+     * Appends the window unless the table holds it already.
+     *
+     * @param manifestKey the window's manifest, named in the snapshot summary
+     * @param pathOfKey the object's path as readers open it ({@code s3://bucket/key})
+     */
+    static Outcome append(Table table, String sink, Manifest m, String manifestKey, Function<String, String> pathOfKey) {
+        table.refresh();
+        if (lastAppended(table, sink, m.queue()) >= m.k()) {
+            return Outcome.ALREADY_IN_TABLE;
+        }
+        if (!LakeTableLayout.holdsLakeColumns(table.schema())) {
+            throw new TableRefusedException("the Iceberg table " + table.name() + " of queue '" + m.queue()
+                    + "' no longer has the lake's columns (partition, offset, transaction_id, ts, payload) with their"
+                    + " ids and types: " + table.schema().asStruct() + "; restore them (or drop the table, which the job"
+                    + " creates again) before window k=" + m.k() + " can be appended");
+        }
+        List<DataFile> files = new ArrayList<>(m.objects().size());
+        for (ManifestObject o : m.objects()) {
+            DataFiles.Builder file = DataFiles.builder(table.spec())
+                    .withPath(pathOfKey.apply(o.key()))
+                    .withFormat(FileFormat.PARQUET)
+                    .withFileSizeInBytes(o.bytes())
+                    .withMetrics(metrics(o.records(), m.minTs(), m.maxTs()));
+            if (table.spec().isPartitioned()) {
+                file.withPartition(partitionOf(table, m));
+            }
+            files.add(file.build());
+        }
+        Transaction tx = table.newTransaction();
+        AppendFiles append = tx.newFastAppend();
+        files.forEach(append::appendFile);
+        append.set(SUMMARY_SINK, sink)
+                .set(SUMMARY_QUEUE, m.queue())
+                .set(SUMMARY_WINDOW, Long.toString(m.k()))
+                .set(SUMMARY_T_START, Long.toString(m.tStart()))
+                .set(SUMMARY_T_END, Long.toString(m.tEnd()))
+                .set(SUMMARY_MANIFEST, manifestKey);
+        append.commit();
+        tx.updateProperties().set(lastWindowProperty(sink), Long.toString(m.k())).commit();
+        tx.commitTransaction();
+        return Outcome.APPENDED;
+    }
+
+    /** The record count and the window's stamps as true (if loose) bounds of every object's {@code ts}. */
+    private static Metrics metrics(long records, long minTs, long maxTs) {
+        Type ts = Types.TimestampType.withZone();
+        ByteBuffer lower = Conversions.toByteBuffer(ts, minTs);
+        ByteBuffer upper = Conversions.toByteBuffer(ts, maxTs);
+        return new Metrics(records, null, null, Map.of(LakeTableLayout.TS_ID, 0L), null,
+                Map.of(LakeTableLayout.TS_ID, lower), Map.of(LakeTableLayout.TS_ID, upper));
+    }
+
+    /**
+     * The partition every record of the window falls in, for the table's spec as it is now: each
+     * field must be a time transform of {@code ts} that gives the window's first and last stamps the
+     * same value (a window never crosses its alignment boundary).
+     */
+    @SuppressWarnings("unchecked")
+    private static PartitionData partitionOf(Table table, Manifest m) {
+        PartitionSpec spec = table.spec();
+        PartitionData data = new PartitionData(spec.partitionType());
+        List<PartitionField> fields = spec.fields();
+        for (int i = 0; i < fields.size(); i++) {
+            PartitionField f = fields.get(i);
+            Object first = null;
+            Object last = null;
+            if (f.sourceId() == LakeTableLayout.TS_ID) {
+                var bound = ((Transform<Long, Object>) f.transform()).bind(Types.TimestampType.withZone());
+                first = bound.apply(m.minTs());
+                last = bound.apply(m.maxTs());
+            }
+            if (first == null || !first.equals(last)) {
+                throw new TableRefusedException("the Iceberg table " + table.name() + " of queue '" + m.queue()
+                        + "' is partitioned by " + spec + ", which the lake's window k=" + m.k()
+                        + " does not fall in as one partition; partition it by hour(ts) or day(ts) again");
+            }
+            data.set(i, first);
+        }
+        return data;
+    }
+
+    private static long parse(String value) {
+        if (value == null || value.isBlank()) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+}
