@@ -62,8 +62,12 @@ class VerifyCommandTest {
 
     /** A committed lake of three windows under {@code <dir>/lake/queen}, its pointer at k=3 under {@code sink}. */
     private Path lakeWithPointer(String sink) throws IOException {
+        return lakeWithPointer(sink, WriterSettings.defaults(), new java.util.ArrayList<>());
+    }
+
+    private Path lakeWithPointer(String sink, WriterSettings writer, List<Manifest> manifests) throws IOException {
         Path bucket = dir.resolve("lake");
-        WindowEncoder encoder = new WindowEncoder(WriterSettings.defaults(), Prefix.DEFAULT, sink);
+        WindowEncoder encoder = new WindowEncoder(writer, Prefix.DEFAULT, sink);
         Manifest last = null;
         for (int w = 0; w < 3; w++) {
             EncodedWindow encoded = encoder.encode(WORLD.window(QUEUE, w).window());
@@ -71,6 +75,7 @@ class VerifyCommandTest {
                 write(bucket.resolve(o.key()), o.body());
             }
             last = encoded.manifest().withCommittedAt(1_791_007_800_000L + w);
+            manifests.add(last);
             write(bucket.resolve(SIDECARS.manifest(w + 1)), ManifestJson.write(last));
         }
         CommitPointers pointers = new CommitPointers(HttpQueenClient.builder().baseUrl(broker.url().toString()).build(), sink);
@@ -92,9 +97,14 @@ class VerifyCommandTest {
     }
 
     private Outcome verify(String sink, String queues) throws Exception {
+        return verify(sink, queues, Map.of());
+    }
+
+    private Outcome verify(String sink, String queues, Map<String, String> more) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Map<String, String> env = Map.of("QUEEN_URL", broker.url().toString(), "QUEEN_S3_BUCKET", "lake",
-                "QUEEN_S3_ENDPOINT", dir.toUri().toString());
+        Map<String, String> env = new java.util.HashMap<>(Map.of("QUEEN_URL", broker.url().toString(),
+                "QUEEN_S3_BUCKET", "lake", "QUEEN_S3_ENDPOINT", dir.toUri().toString()));
+        env.putAll(more);
         int exit = new VerifyCommand(env, new PrintStream(bytes, true, StandardCharsets.UTF_8))
                 .run(new String[] {"--queue", queues, "--sink", sink});
         return new Outcome(exit, bytes.toString(StandardCharsets.UTF_8));
@@ -119,6 +129,54 @@ class VerifyCommandTest {
                 .contains("1 lost ranges (3 records), 0 orphans, 0 problems")
                 .contains("lost (declared by a manifest): partition 'p1' offsets 1001..1003")
                 .contains("the lake is consistent");
+    }
+
+    @Test
+    void anIcebergTableIsCheckedAgainstTheManifestsAndAWindowAppendedTwiceIsNamed() throws Exception {
+        List<Manifest> manifests = new java.util.ArrayList<>();
+        lakeWithPointer("tables", new WriterSettings(new io.queenlake.format.object.Format.Parquet(
+                io.queenlake.format.parquet.ParquetCodec.ZSTD), io.queenlake.format.model.Layout.MERGED,
+                io.queenlake.format.model.Align.HOUR, 1 << 20), manifests);
+        Map<String, String> catalog = Map.of("QUEEN_S3_FORMAT", "parquet", "QUEEN_LAKE_ICEBERG_CATALOG", "jdbc",
+                "QUEEN_LAKE_ICEBERG_URI", "jdbc:sqlite:" + dir.resolve("catalog.db"),
+                "QUEEN_LAKE_ICEBERG_WAREHOUSE", dir.resolve("warehouse").toUri().toString());
+        Map<String, String> env = new java.util.HashMap<>(catalog);
+        env.putAll(Map.of("QUEEN_URL", broker.url().toString(), "QUEEN_S3_BUCKET", "lake",
+                "QUEEN_S3_ENDPOINT", dir.toUri().toString()));
+        io.queenlake.job.config.LakeSettings settings = io.queenlake.job.config.SettingsLoader.load(env,
+                new String[] {"--queues", QUEUE}, new org.apache.flink.configuration.Configuration());
+        String root = settings.lakeRoot();
+        try (io.queenlake.job.iceberg.QueueTables tables = new io.queenlake.job.iceberg.QueueTables(
+                settings.catalog().orElseThrow(), "tables", WORLD.tenant(), io.queenlake.format.model.Align.HOUR,
+                key -> root + "/" + key)) {
+            for (Manifest m : manifests) {
+                assertThat(tables.append(m, SIDECARS.manifest(m.k()))).isTrue();
+            }
+            assertThat(tables.append(manifests.get(1), SIDECARS.manifest(2))).as("a retried window").isFalse();
+        }
+
+        Outcome clean = verify("tables", QUEUE, catalog);
+        assertThat(clean.exit()).as(clean.out()).isZero();
+        assertThat(clean.out()).contains("Iceberg table queen_lake.queen.orders: 3 windows (1..3), 21 records");
+
+        // Someone appends window 2's objects again in this sink's name.
+        org.apache.iceberg.catalog.Catalog c = settings.catalog().get().open();
+        try {
+            org.apache.iceberg.Table table = c.loadTable(org.apache.iceberg.catalog.TableIdentifier.of("queen", "orders"));
+            var again = table.newFastAppend();
+            for (var o : manifests.get(1).objects()) {
+                again.appendFile(org.apache.iceberg.DataFiles.builder(table.spec()).withPath(root + "/" + o.key())
+                        .withFormat(org.apache.iceberg.FileFormat.PARQUET).withFileSizeInBytes(o.bytes())
+                        .withRecordCount(o.records())
+                        .withPartition(table.newScan().planFiles().iterator().next().file().partition()).build());
+            }
+            again.set("queen.sink", "tables").set("queen.queue", QUEUE).set("queen.window", "2").commit();
+        } finally {
+            ((java.io.Closeable) c).close();
+        }
+        Outcome twice = verify("tables", QUEUE, catalog);
+        assertThat(twice.exit()).as(twice.out()).isOne();
+        assertThat(twice.out()).contains("window 2 is appended twice to queen_lake.queen.orders");
     }
 
     @Test
