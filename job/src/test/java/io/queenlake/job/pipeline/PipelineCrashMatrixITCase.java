@@ -82,7 +82,8 @@ class PipelineCrashMatrixITCase {
     }
 
     @ParameterizedTest
-    @EnumSource(CrashPoint.class)
+    // BETWEEN_TABLE_AND_POINTER is only reached with an Iceberg catalog: IcebergTableITCase crashes there.
+    @EnumSource(value = CrashPoint.class, mode = EnumSource.Mode.EXCLUDE, names = "BETWEEN_TABLE_AND_POINTER")
     void aCrashAtEachCommitStepRecoversToTheControlLake(CrashPoint point) throws Exception {
         runTheControlOnce();
         String name = "crash-" + point.name().toLowerCase().replace('_', '-');

@@ -49,6 +49,7 @@ class QueueIsolationITCase {
     static Path dir;
 
     static final List<String> PARTITIONS = List.of("p0", "p1", "p2", "p3");
+    static final int BACKLOG_WINDOWS = 250;
 
     private static PipelineRig rig;
 
@@ -67,7 +68,8 @@ class QueueIsolationITCase {
             @InjectMiniCluster MiniCluster cluster) throws Exception {
         long windowMs = 500;
         SeededProducer backlog = new SeededProducer(rig.client, 17, List.of("backlog"), PARTITIONS, 800, 300);
-        backlog.pushRoundsOnClock(rig, 100, windowMs);
+        // 250 windows: long enough a backfill that several live windows close during it.
+        backlog.pushRoundsOnClock(rig, BACKLOG_WINDOWS, windowMs);
         long backlogEnd = PipelineRig.lastStamp(BrokerLog.read(rig.client, "backlog", PARTITIONS));
         LakeJob spec = LakeJob.of("isolated", rig.fileRoot("isolated"), List.of("backlog", "live"))
                 .parallelism(1).windowMs(windowMs);
@@ -119,10 +121,10 @@ class QueueIsolationITCase {
         // stretch the checkpoints (each window's commit is a few short round trips to the broker).
         long bound = windowMs + PipelineRig.GUARD_MS + 2 * PipelineRig.CHECKPOINT_MS;
         long worst = lateness.stream().mapToLong(Long::longValue).max().orElse(-1);
-        System.out.printf("isolation: a backlog of %d records over 100 windows of %d ms was mirrored %d ms after the job"
+        System.out.printf("isolation: a backlog of %d records over %d windows of %d ms was mirrored %d ms after the job"
                 + " checkpointed first; meanwhile the live queue committed %d more windows, each this many ms after its tEnd: %s"
                 + " (worst %d; window + guard + 2 checkpoint intervals of %d ms = %d; the longest interval achieved"
-                + " was %d ms)%n", backlog.queued(), windowMs, backfillMs, lateness.size(), lateness, worst,
+                + " was %d ms)%n", backlog.queued(), BACKLOG_WINDOWS, windowMs, backfillMs, lateness.size(), lateness, worst,
                 PipelineRig.CHECKPOINT_MS, bound, interval);
         assertThat(lateness).as("live windows committed during the backfill").hasSizeGreaterThanOrEqualTo(3);
         assertThat(worst).as("the live queue's commit lateness during the backfill, ms: %s", lateness)

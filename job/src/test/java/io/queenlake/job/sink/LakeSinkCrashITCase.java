@@ -91,7 +91,8 @@ class LakeSinkCrashITCase {
     }
 
     @ParameterizedTest
-    @EnumSource(CrashPoint.class)
+    // BETWEEN_TABLE_AND_POINTER is only reached with an Iceberg catalog: IcebergTableITCase crashes there.
+    @EnumSource(value = CrashPoint.class, mode = EnumSource.Mode.EXCLUDE, names = "BETWEEN_TABLE_AND_POINTER")
     void aCrashAtEachStepRecoversToTheControlLake(CrashPoint point) throws Exception {
         runTheControlOnce();
         String root = "s3://lake/crash-" + point.name().toLowerCase();
