@@ -25,6 +25,8 @@ public final class LakeMetrics {
     /** With an Iceberg catalog: windows appended to the queue's table, and those found there already. */
     public static final String TABLE_APPENDS = "tableAppends";
     public static final String TABLE_APPENDS_FOUND = "tableAppendsFound";
+    /** Appends the catalog (or its storage) failed; each is retried. */
+    public static final String TABLE_APPENDS_FAILED = "tableAppendsFailed";
     /** The newest window the queue's Iceberg table holds, as this committer saw it. */
     public static final String TABLE_K = "tableK";
 
@@ -57,6 +59,11 @@ public final class LakeMetrics {
     /** Window {@code k} is in the queue's Iceberg table: appended by this call, or found there. */
     public void recordTableAppend(String queue, long k, boolean appended) {
         of(queue).table().record(k, appended);
+    }
+
+    /** An append of the queue's window to its Iceberg table failed and will be retried. */
+    public void recordTableAppendFailed(String queue) {
+        of(queue).table().failed.inc();
     }
 
     private QueueMetrics of(String queue) {
@@ -99,11 +106,13 @@ public final class LakeMetrics {
     private static final class TableMetrics {
         final Counter appends;
         final Counter found;
+        final Counter failed;
         volatile long tableK;
 
         TableMetrics(MetricGroup g) {
             appends = g.counter(TABLE_APPENDS);
             found = g.counter(TABLE_APPENDS_FOUND);
+            failed = g.counter(TABLE_APPENDS_FAILED);
             g.gauge(TABLE_K, () -> tableK);
         }
 

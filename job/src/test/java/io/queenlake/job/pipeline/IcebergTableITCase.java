@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.iceberg.FileScanTask;
@@ -53,15 +55,19 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Every committed window of the lake is one Iceberg append to its queue's table, exactly once
  * (docs/ARCHITECTURE.md "Iceberg tables"): the table read through the catalog with Iceberg's own
  * generic reader holds exactly the lake's records, an hour filter plans only that hour's files, and a
- * crash on either side of the table's commit, or a restart without state, never appends a window twice.
+ * crash on either side of the table's commit, a restart without state, an older savepoint or a catalog
+ * stopped for a while never appends a window twice nor loses one.
  * The catalogs here: a JDBC catalog on a SQLite file, and the embedded REST catalog
  * ({@code ./queen-lake dev-catalog}) with its warehouse in the embedded S3 server.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class IcebergTableITCase {
 
+    static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
     @RegisterExtension
     static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
             .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
     @TempDir
@@ -201,6 +207,36 @@ class IcebergTableITCase {
     }
 
     @Test
+    void anOlderSavepointRestoredAfterNewerWindowsWereAppendedAppendsNoWindowTwice() throws Exception {
+        String queue = "old-savepoint";
+        SeededProducer producer = new SeededProducer(rig.client, 79, List.of(queue), PARTITIONS);
+        LakeJob job = LakeJob.of("iceberg-savepoint", rig.fileRoot("iceberg-savepoint"), List.of(queue)).writer(PARQUET)
+                .withCatalog(catalog);
+
+        RunningJob first = rig.start(job);
+        producer.pushRounds(10, 100);
+        rig.awaitPointer(first, queue, 1);
+        String savepoint = first.savepoint(dir.resolve("savepoints"));
+        long atSavepoint = rig.pointers(job.sink()).read(queue).k();
+        producer.pushRounds(25, 100);
+        rig.awaitPointer(first, queue, atSavepoint + 2);
+        first.cancel();
+        long atCancel = rig.pointers(job.sink()).read(queue).k();
+
+        RunningJob second = rig.start(job.restoredFrom(savepoint));
+        producer.pushRounds(5, 100);
+        Map<String, List<LogRecord>> logs = rig.readLogs(producer);
+        long k = rig.awaitCovered(second, logs).get(queue).k();
+        second.cancel();
+
+        System.out.printf("iceberg: a savepoint at k=%d restored after windows through k=%d were appended; k=%d at the end%n",
+                atSavepoint, atCancel, k);
+        assertThat(atCancel).as("windows appended after the savepoint").isGreaterThanOrEqualTo(atSavepoint + 2);
+        rig.assertExactlyOnce(job, logs);
+        assertTableExact(queue, job.sink(), logs.get(queue), k);
+    }
+
+    @Test
     void theRestCatalogStoppedForAWhileLosesNothingAndAppendsNothingTwice() throws Exception {
         String queue = "through-an-outage";
         SeededProducer producer = new SeededProducer(rig.client, 73, List.of(queue), PARTITIONS);
@@ -217,10 +253,14 @@ class IcebergTableITCase {
         restServer = startRest(port);
         Map<String, List<LogRecord>> logs = rig.readLogs(producer);
         long k = rig.awaitCovered(running, logs).get(queue).k();
+        long failed = counter(running, queue, "tableAppendsFailed");
+        long appended = counter(running, queue, "tableAppends");
         running.cancel();
 
         System.out.printf("iceberg: the REST catalog stopped at pointer k=%d; the pointer stood at k=%d without it and"
-                + " reached k=%d once it was back%n", before, during, k);
+                + " reached k=%d once it was back; tableAppendsFailed %d, tableAppends %d%n", before, during, k, failed,
+                appended);
+        assertThat(failed).as("appends the stopped catalog failed, each retried").isPositive();
         assertThat(during).as("the pointer waits for the table").isLessThanOrEqualTo(before + 1);
         rig.assertExactlyOnce(job, logs);
         assertTableExact(rest, queue, job.sink(), logs.get(queue), k);
@@ -240,6 +280,18 @@ class IcebergTableITCase {
         } finally {
             close(c);
         }
+    }
+
+    /** The queue's counter, summed over the committer's subtasks, as a metric reporter reads it. */
+    private static long counter(RunningJob job, String queue, String metric) {
+        long sum = 0;
+        for (Map.Entry<String, org.apache.flink.metrics.Metric> m : REPORTER.findMetrics(job.client().getJobID(),
+                "\\." + metric + "$").entrySet()) {
+            if (m.getKey().endsWith(".queue." + queue + "." + metric)) {
+                sum += ((org.apache.flink.metrics.Counter) m.getValue()).getCount();
+            }
+        }
+        return sum;
     }
 
     private static void close(Catalog c) throws IOException {

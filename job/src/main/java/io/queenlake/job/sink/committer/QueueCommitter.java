@@ -103,6 +103,7 @@ final class QueueCommitter {
                 } catch (UnreadableDocumentException | TableRefusedException e) {
                     step = new CommitStep.Fenced(e);
                 } catch (CatalogUnavailableException e) {
+                    metrics.recordTableAppendFailed(queue);
                     step = new CommitStep.Retry(e);
                 }
                 if (step instanceof CommitStep.Done done) {
