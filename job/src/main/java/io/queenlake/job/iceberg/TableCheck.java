@@ -5,6 +5,7 @@ import io.queenlake.format.manifest.ManifestObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -41,14 +42,12 @@ public record TableCheck(String table, List<Long> windows, long records, List<St
     public static TableCheck of(Table table, String sink, String queue, long committedK, Map<Long, Manifest> manifests,
             Function<String, String> pathOfKey) {
         List<String> problems = new ArrayList<>();
-        List<Snapshot> ancestry = new ArrayList<>();
-        for (Snapshot s = table.currentSnapshot(); s != null; s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
-            ancestry.add(0, s);
-        }
+        List<Snapshot> ancestry = new ArrayList<>(WindowAppend.ancestry(table));
+        Collections.reverse(ancestry);
         List<Long> windows = new ArrayList<>();
         boolean foreign = false;
         for (Snapshot s : ancestry) {
-            if (sink.equals(s.summary().get(WindowAppend.SUMMARY_SINK)) && queue.equals(s.summary().get(WindowAppend.SUMMARY_QUEUE))) {
+            if (WindowAppend.wroteWindow(s, sink, queue)) {
                 windows.add(Long.parseLong(s.summary().get(WindowAppend.SUMMARY_WINDOW)));
             } else {
                 foreign = true;

@@ -60,15 +60,29 @@ final class WindowAppend {
     static long lastAppended(Table table, String sink, String queue) {
         long fromProperty = parse(table.properties().get(lastWindowProperty(sink)));
         long fromHistory = 0;
-        for (Snapshot s = table.currentSnapshot(); s != null;
-                s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
-            Map<String, String> summary = s.summary();
-            if (sink.equals(summary.get(SUMMARY_SINK)) && queue.equals(summary.get(SUMMARY_QUEUE))) {
-                fromHistory = parse(summary.get(SUMMARY_WINDOW));
+        for (Snapshot s : ancestry(table)) {
+            if (wroteWindow(s, sink, queue)) {
+                fromHistory = parse(s.summary().get(SUMMARY_WINDOW));
                 break;
             }
         }
         return Math.max(fromProperty, fromHistory);
+    }
+
+    /** The current snapshot and its ancestors still in the table, newest first. */
+    static List<Snapshot> ancestry(Table table) {
+        List<Snapshot> ancestry = new ArrayList<>();
+        for (Snapshot s = table.currentSnapshot(); s != null;
+                s = s.parentId() == null ? null : table.snapshot(s.parentId())) {
+            ancestry.add(s);
+        }
+        return ancestry;
+    }
+
+    /** Whether this sink wrote the snapshot, appending one of the queue's windows. */
+    static boolean wroteWindow(Snapshot s, String sink, String queue) {
+        Map<String, String> summary = s.summary();
+        return sink.equals(summary.get(SUMMARY_SINK)) && queue.equals(summary.get(SUMMARY_QUEUE));
     }
 
     /**
