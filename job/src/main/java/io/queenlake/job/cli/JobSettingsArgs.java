@@ -55,6 +55,11 @@ final class JobSettingsArgs {
         return SettingsLoader.load(env, all.toArray(String[]::new), flinkConf);
     }
 
+    /** Whether any job setting is given on the command line. */
+    boolean hasSettings() {
+        return !jobArgs.isEmpty();
+    }
+
     /** Whether the job arguments already give {@code setting} (by its short name or its variable). */
     boolean gives(String argName, String envName) {
         return jobArgs.stream().anyMatch(a -> a.equals("--" + argName) || a.startsWith("--" + argName + "=")

@@ -5,21 +5,30 @@ import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.broker.kv.UnreadableDocumentException;
+import io.queenlake.format.manifest.Committed;
 import io.queenlake.job.config.Origin;
 import io.queenlake.job.config.QueueList;
 import io.queenlake.job.config.Setting;
+import io.queenlake.job.config.SettingsException;
+import io.queenlake.job.iceberg.CatalogLink;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
 
 /**
  * {@code ./queen-lake status}: per queue, the KV commit pointer (k, tEnd, records), the lease
  * holder and the lag behind the broker's safeTime, read from the broker alone (no bucket access).
  * The queues are {@code --queue}, else {@code QUEEN_S3_QUEUES}, else every queue of the broker;
  * the broker, tenant and sink as for the job ({@code --queen-url} or {@code QUEEN_URL}, ...).
+ * With an Iceberg catalog ({@code QUEEN_LAKE_ICEBERG_CATALOG}, or any other job setting given as
+ * {@code --name value}) it also reads the job's settings as {@code run} does and shows each queue's
+ * table against its pointer ({@link TableStatus}), creating nothing.
  */
 final class StatusCommand implements Subcommand {
 
@@ -45,7 +54,12 @@ final class StatusCommand implements Subcommand {
 
     private static final Help HELP = new Help(
             "per queue: the commit pointer, the lease holder and the lag behind the broker's safeTime (from the broker"
-                    + " alone)", OPTIONS);
+                    + " alone), and with a catalog the queue's Iceberg table", OPTIONS, " [--setting value ...]",
+            List.of(Usage.settings("with " + Setting.ICEBERG_CATALOG.envName() + " set (or any job setting given as"
+                    + " --name value) it reads the job's settings as run does, for the catalog and the bucket its"
+                    + " tables live in (queen-lake run --help lists every setting):", Setting.ICEBERG_CATALOG,
+                    Setting.ICEBERG_URI, Setting.ICEBERG_WAREHOUSE, Setting.ICEBERG_NAMESPACE, Setting.BUCKET,
+                    Setting.ENDPOINT)));
 
     @Override
     public Help help() {
@@ -54,11 +68,15 @@ final class StatusCommand implements Subcommand {
 
     @Override
     public int run(String[] args) throws Exception {
-        CommandArgs a = CommandArgs.parse("status", args, OPTIONS);
+        JobSettingsArgs parsed = JobSettingsArgs.split("status", args, OPTIONS);
+        CommandArgs a = parsed.own();
         BrokerConnection broker = BrokerConnection.from(a, env);
         String url = broker.url();
         String tenant = broker.tenant();
         String sink = a.get("sink", env.getOrDefault(Setting.SINK.envName(), Setting.SINK.defaultValue()));
+        // Settings first: a wrong one is refused before the broker is asked anything.
+        List<String> notes = new ArrayList<>();
+        Optional<CatalogLink> catalog = catalog(parsed, sink, notes::add);
         QueenClient client = broker.client("status");
         CommitPointers pointers = new CommitPointers(client, sink);
         Origin origin = a.given("queue") ? Origin.ARGUMENT : Origin.ENVIRONMENT;
@@ -66,14 +84,19 @@ final class StatusCommand implements Subcommand {
             List<String> queues = queues(a.get("queue", env.get(Setting.QUEUES.envName())), origin, client);
             long safeTime = client.safeTimeMicros();
             out.println("broker " + url + ", sink '" + sink + "', tenant " + tenant);
+            notes.forEach(out::println);
             if (queues.isEmpty()) {
                 out.println("the broker has no queue yet");
             }
-            for (String queue : queues) {
-                try {
-                    out.println(status(queue, pointers, safeTime).line());
-                } catch (UnreadableDocumentException e) {
-                    out.println(queue + ": " + e.getMessage());
+            try (StatusTables tables = StatusTables.open(catalog, sink, out)) {
+                for (String queue : queues) {
+                    try {
+                        QueueStatus status = status(queue, pointers, safeTime);
+                        out.println(status.line());
+                        tables.print(queue, status.pointer().map(Committed::k).orElse(0L));
+                    } catch (UnreadableDocumentException e) {
+                        out.println(queue + ": " + e.getMessage());
+                    }
                 }
             }
         } catch (QueenException e) {
@@ -81,6 +104,32 @@ final class StatusCommand implements Subcommand {
                     + "): check --queen-url (QUEEN_URL), the token (QUEEN_TOKEN) and the tenant (QUEEN_TENANT).", e);
         }
         return 0;
+    }
+
+    /**
+     * The Iceberg catalog of the job's settings, when the environment sets one or the command line
+     * gives job settings; empty without. Settings given on the command line that do not load fail
+     * the command with their one line; settings only in the environment (status run beside the job,
+     * with part of its variables) leave the table lines out, with that line told to {@code note}.
+     */
+    private Optional<CatalogLink> catalog(JobSettingsArgs parsed, String sink, Consumer<String> note) {
+        String kind = env.get(Setting.ICEBERG_CATALOG.envName());
+        boolean fromEnv = kind != null && !kind.isBlank() && !kind.strip().equals(Setting.ICEBERG_CATALOG.defaultValue());
+        if (!parsed.hasSettings() && !fromEnv) {
+            return Optional.empty();
+        }
+        try {
+            // The queues are status's own (--queue); the job's settings only need to load.
+            String[] extra = parsed.gives("queues", Setting.QUEUES.envName()) ? new String[] {"--sink", sink}
+                    : new String[] {"--queues", "*", "--sink", sink};
+            return parsed.settings(env, new Configuration(), extra).catalog();
+        } catch (SettingsException e) {
+            if (parsed.hasSettings()) {
+                throw e;
+            }
+            note.accept("Iceberg tables not shown: " + e.getMessage());
+            return Optional.empty();
+        }
     }
 
     /** The queues named as {@code run} reads {@code QUEEN_S3_QUEUES} ({@link QueueList}), else every queue of the broker. */

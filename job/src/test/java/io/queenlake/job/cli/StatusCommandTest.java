@@ -1,6 +1,5 @@
 package io.queenlake.job.cli;
 
-import io.queenlake.broker.kv.SinkKeys;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,23 +11,40 @@ import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.RawJson;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.ObservedPointer;
+import io.queenlake.broker.kv.SinkKeys;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
+import io.queenlake.format.key.Prefix;
+import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.LeaseDoc;
+import io.queenlake.format.manifest.Manifest;
+import io.queenlake.format.model.Align;
+import io.queenlake.format.window.WindowEncoder;
+import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.config.SettingsLoader;
+import io.queenlake.job.iceberg.QueueTables;
+import io.queenlake.job.testutils.TestWindows;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code ./queen-lake status} against the dev broker, whose clock stands at a fixed time so the
  * lag is known: a queue with a pointer and a lease shows k, tEnd, the holder and its lag; a queue
- * with neither says so; a broker that does not answer is one sentence naming what to check.
+ * with neither says so; a broker that does not answer is one sentence naming what to check. With
+ * a catalog (a JDBC one on SQLite here) each queue's Iceberg table is shown against its pointer,
+ * and a catalog or settings that fail never hide the broker's lines.
  */
 class StatusCommandTest {
 
@@ -60,9 +76,16 @@ class StatusCommandTest {
     }
 
     private static String status(String... args) throws Exception {
+        return status(Map.of(), args);
+    }
+
+    /** Status with {@code more} variables beside the broker's and the sink's. */
+    private static String status(Map<String, String> more, String... args) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int exit = new StatusCommand(Map.of("QUEEN_URL", broker.url().toString(), "QUEEN_S3_SINK", SINK),
-                new PrintStream(bytes, true, StandardCharsets.UTF_8)).run(args);
+        Map<String, String> env = new HashMap<>(more);
+        env.put("QUEEN_URL", broker.url().toString());
+        env.put("QUEEN_S3_SINK", SINK);
+        int exit = new StatusCommand(env, new PrintStream(bytes, true, StandardCharsets.UTF_8)).run(args);
         assertThat(exit).isZero();
         return bytes.toString(StandardCharsets.UTF_8);
     }
@@ -93,6 +116,79 @@ class StatusCommandTest {
         assertThat(out).contains("queue 'orders': k=12").contains("queue 'a,b': nothing committed yet")
                 .doesNotContain("queue '[\"orders\"'").doesNotContain("queue 'b\"]'");
         assertThat(status("--queue", "orders, refunds")).contains("queue 'orders': k=12").contains("queue 'refunds': ");
+    }
+
+    @Test
+    void withACatalogEachQueueShowsItsIcebergTableAgainstItsPointer(@TempDir Path dir) throws Exception {
+        String sink = "tables";
+        TestWindows world = new TestWindows(List.of("orders"), 4, 5);
+        Map<String, String> env = Map.of("QUEEN_S3_FORMAT", "parquet", "QUEEN_S3_BUCKET", "lake",
+                "QUEEN_S3_ENDPOINT", dir.toUri().toString(), "QUEEN_LAKE_ICEBERG_CATALOG", "jdbc",
+                "QUEEN_LAKE_ICEBERG_URI", "jdbc:sqlite:" + dir.resolve("catalog.db"),
+                "QUEEN_LAKE_ICEBERG_WAREHOUSE", dir.resolve("warehouse").toUri().toString());
+        Map<String, String> all = new HashMap<>(env);
+        all.put("QUEEN_URL", broker.url().toString());
+        LakeSettings settings = SettingsLoader.load(all, new String[] {"--queues", "orders", "--sink", sink},
+                new Configuration());
+        WindowEncoder encoder = new WindowEncoder(settings.writer(), Prefix.DEFAULT, sink);
+        SidecarKeys sidecars = new SidecarKeys(Prefix.DEFAULT, world.tenant(), "orders");
+        List<Manifest> windows = new ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            windows.add(encoder.encode(world.window("orders", w).window()).manifest());
+        }
+        Manifest third = windows.get(2);
+        CommitPointers pointers = new CommitPointers(client, sink);
+        pointers.move("orders", ObservedPointer.absent(), new Committed(3, third.tEnd(), sidecars.manifest(3),
+                third.records(), third.bytes(), NOW_MICROS / 1000));
+        String root = settings.lakeRoot();
+        try (QueueTables tables = new QueueTables(settings.catalog().orElseThrow(), sink, world.tenant(), Align.HOUR,
+                key -> root + "/" + key)) {
+            for (Manifest m : windows.subList(0, 3)) {
+                tables.append(m, sidecars.manifest(m.k()));
+            }
+            String atPointer = status(env, "--sink", sink, "--queue", "orders,refunds");
+            assertThat(atPointer).contains("queue 'orders': k=3 ")
+                    .containsPattern("  Iceberg table queen_lake\\.queen\\.orders: through window k=3 \\(appended \\d{4}-"
+                            + "[^)]*Z\\), as the commit pointer")
+                    .contains("  Iceberg table queen_lake.queen.refunds: not created yet (the job creates it with the first"
+                            + " window it commits)");
+
+            // The committer appends window 4 and has not moved the pointer yet.
+            tables.append(windows.get(3), sidecars.manifest(4));
+            assertThat(status(env, "--sink", sink, "--queue", "orders")).contains("through window k=4 (appended ")
+                    .contains("one window ahead of the commit pointer: the job moves the pointer to k=4 next");
+        }
+        assertThat(dir.resolve("warehouse").resolve("queen").resolve("refunds")).as("status creates no table")
+                .doesNotExist();
+    }
+
+    @Test
+    void aCatalogThatDoesNotAnswerLeavesTheBrokerLinesAndSaysWhatToCheck() throws Exception {
+        String out = status(Map.of("QUEEN_S3_FORMAT", "parquet", "QUEEN_S3_BUCKET", "lake",
+                "QUEEN_LAKE_ICEBERG_CATALOG", "rest", "QUEEN_LAKE_ICEBERG_URI", "http://127.0.0.1:1"), "--queue", "orders");
+
+        assertThat(out).contains("queue 'orders': k=12")
+                .contains("the rest catalog http://127.0.0.1:1 did not answer")
+                .contains("check QUEEN_LAKE_ICEBERG_URI and its credentials.");
+    }
+
+    @Test
+    void aCatalogInTheEnvironmentWithoutTheRestOfTheJobsSettingsIsOneLineAndTheBrokerLines() throws Exception {
+        String out = status(Map.of("QUEEN_LAKE_ICEBERG_CATALOG", "rest", "QUEEN_LAKE_ICEBERG_URI", "http://127.0.0.1:1"),
+                "--queue", "orders");
+
+        assertThat(out).contains("queue 'orders': k=12")
+                .contains("Iceberg tables not shown: QUEEN_S3_BUCKET is required but not set");
+    }
+
+    @Test
+    void catalogSettingsGivenOnTheCommandLineThatDoNotLoadAreRefusedInTheirOneLine() {
+        StatusCommand command = new StatusCommand(Map.of("QUEEN_URL", broker.url().toString()),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+        assertThatThrownBy(() -> command.run(new String[] {"--queue", "orders", "--iceberg-catalog", "rest",
+                "--iceberg-uri", "http://127.0.0.1:1"}))
+                .hasMessageStartingWith("QUEEN_S3_BUCKET is required but not set: pass --bucket");
     }
 
     @Test
