@@ -43,6 +43,10 @@ import org.slf4j.LoggerFactory;
  * not hold joins it ({@link ReadItem.Added}); an incarnation a pass replaced leaves it
  * ({@link ReadItem.Retired}) with what of it was not read. Gaps (retention) ride on the next
  * record of the partition. It never emits records, watermarks or metrics about what was emitted.
+ *
+ * <p>A queue whose partitions make the broker fail a whole call (a 5xx, an answer that does not
+ * decode) is found by asking each queue of that call on its own, and from then on waits in calls
+ * of its own ({@link FailingQueues}), so it holds back only itself, as a per-entry error does.
  */
 final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
 
@@ -61,6 +65,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
     /** Retriable failures are retried for as long as they last, 100 ms doubling to 5 s, or as Retry-After says. */
     private final RetryPolicy backoff = new RetryPolicy(Integer.MAX_VALUE, Duration.ofMillis(100), Duration.ofSeconds(5));
     private int failuresInARow;
+    private final FailingQueues failingQueues = new FailingQueues(backoff);
 
     /** Per queue split id, its partitions' cursors by partition split id. */
     private final Map<String, QueueCursors> queues = new LinkedHashMap<>();
@@ -260,10 +265,16 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
     private void fetchBehind(ReadBatch batch) {
         boolean overBudget = exchange.overBudget();
         long windowMicros = maxWindowMs * 1000L;
-        List<SplitCursor> behind = new ArrayList<>();
-        List<QueueCursors> owners = new ArrayList<>();
+        long now = System.nanoTime();
+        // One shared call for the queues whose calls are answered, one call of its own per failing queue.
+        Fetch shared = new Fetch();
+        Map<String, Fetch> alone = new LinkedHashMap<>();
         int paused = 0;
         for (QueueCursors q : queues.values()) {
+            boolean failing = failingQueues.isFailing(q.queue);
+            if (failing && !failingQueues.due(q.queue, now)) {
+                continue;
+            }
             long frontier = exchange.frontierMicros(q.queue);
             for (SplitCursor cursor : q.cursors.values()) {
                 if (!cursor.behind()) {
@@ -272,35 +283,110 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
                 if (cursor.waitsForFrontier(frontier, windowMicros, overBudget)) {
                     paused++;
                 } else {
-                    behind.add(cursor);
-                    owners.add(q);
+                    (failing ? alone.computeIfAbsent(q.queue, name -> new Fetch()) : shared).add(cursor, q);
                 }
             }
         }
         metrics.setPausedSplits(paused);
-        if (behind.isEmpty()) {
+        int behind = shared.size() + alone.values().stream().mapToInt(Fetch::size).sum();
+        if (behind == 0) {
             return;
         }
         // Each partition asks for a part of a window of its own broker time; the round's cap only binds when
         // thousands of partitions are behind at once.
-        int capBytes = (int) Math.max(FetchBudget.MIN_BYTES, Math.min(FetchBudget.MAX_BYTES, ROUND_BUDGET_BYTES / behind.size()));
-        List<FetchEntry> entries = new ArrayList<>(behind.size());
-        behind.forEach(c -> entries.add(c.entry(capBytes)));
-        List<FetchedPartition> answers;
+        int capBytes = (int) Math.max(FetchBudget.MIN_BYTES, Math.min(FetchBudget.MAX_BYTES, ROUND_BUDGET_BYTES / behind));
+        if (shared.size() > 0) {
+            fetchShared(shared, capBytes, now, batch);
+        }
+        for (Map.Entry<String, Fetch> one : alone.entrySet()) {
+            try {
+                absorb(one.getValue(), batcher.fetchAll(one.getValue().entries(capBytes)), batch);
+                failingQueues.answered(one.getKey());
+            } catch (QueenException e) {
+                metrics.fetchCall(QueenSourceMetrics.RESULT_FAILED);
+                if (!FailingQueues.blamesItsQueues(e)) {
+                    throw e;
+                }
+                failingQueues.failed(one.getKey(), e, now);
+            }
+        }
+    }
+
+    /**
+     * The shared call. When the broker fails it over an answer (not the connection) and it holds
+     * several queues, each of them is asked again in a call of its own: those answered go on, those
+     * that fail again wait on their own ({@link FailingQueues}). Only when every queue fails is it
+     * the broker, and the reader backs off as a whole.
+     */
+    private void fetchShared(Fetch shared, int capBytes, long now, ReadBatch batch) {
         try {
-            answers = batcher.fetchAll(entries);
+            absorb(shared, batcher.fetchAll(shared.entries(capBytes)), batch);
+            return;
         } catch (QueenException e) {
             metrics.fetchCall(QueenSourceMetrics.RESULT_FAILED);
-            throw e;
+            Map<String, Fetch> byQueue = shared.byQueue();
+            if (!FailingQueues.blamesItsQueues(e) || byQueue.size() == 1) {
+                throw e;
+            }
+            Map<String, QueenException> failed = new LinkedHashMap<>();
+            for (Map.Entry<String, Fetch> one : byQueue.entrySet()) {
+                try {
+                    absorb(one.getValue(), batcher.fetchAll(one.getValue().entries(capBytes)), batch);
+                } catch (QueenException again) {
+                    metrics.fetchCall(QueenSourceMetrics.RESULT_FAILED);
+                    if (!FailingQueues.blamesItsQueues(again)) {
+                        throw again;
+                    }
+                    failed.put(one.getKey(), again);
+                }
+            }
+            if (failed.size() == byQueue.size()) {
+                throw e;
+            }
+            failed.forEach((queue, failure) -> failingQueues.failed(queue, failure, now));
         }
-        for (int call = 0; call * FetchRequest.MAX_ENTRIES < behind.size(); call++) {
+    }
+
+    /** The partitions one fetch asks for, with the queue of each. */
+    private static final class Fetch {
+        final List<SplitCursor> cursors = new ArrayList<>();
+        final List<QueueCursors> owners = new ArrayList<>();
+
+        void add(SplitCursor cursor, QueueCursors owner) {
+            cursors.add(cursor);
+            owners.add(owner);
+        }
+
+        int size() {
+            return cursors.size();
+        }
+
+        List<FetchEntry> entries(int capBytes) {
+            List<FetchEntry> entries = new ArrayList<>(cursors.size());
+            cursors.forEach(c -> entries.add(c.entry(capBytes)));
+            return entries;
+        }
+
+        /** The same partitions, one fetch per queue, in this fetch's order. */
+        Map<String, Fetch> byQueue() {
+            Map<String, Fetch> byQueue = new LinkedHashMap<>();
+            for (int i = 0; i < cursors.size(); i++) {
+                byQueue.computeIfAbsent(owners.get(i).queue, q -> new Fetch()).add(cursors.get(i), owners.get(i));
+            }
+            return byQueue;
+        }
+    }
+
+    /** Turns a fetch's answers (in its entries' order) into items, counting its calls by result. */
+    private void absorb(Fetch fetch, List<FetchedPartition> answers, ReadBatch batch) {
+        for (int call = 0; call * FetchRequest.MAX_ENTRIES < fetch.size(); call++) {
             int from = call * FetchRequest.MAX_ENTRIES;
-            int to = Math.min(behind.size(), from + FetchRequest.MAX_ENTRIES);
+            int to = Math.min(fetch.size(), from + FetchRequest.MAX_ENTRIES);
             boolean anyRecords = false;
             boolean anyError = false;
             for (int i = from; i < to; i++) {
-                SplitCursor cursor = behind.get(i);
-                QueueCursors q = owners.get(i);
+                SplitCursor cursor = fetch.cursors.get(i);
+                QueueCursors q = fetch.owners.get(i);
                 FetchedPartition answer = answers.get(i);
                 List<ReadItem> items = new ArrayList<>(answer.records().size());
                 SplitCursor.Outcome outcome = cursor.absorb(answer, items);
