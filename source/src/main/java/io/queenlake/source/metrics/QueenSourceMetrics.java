@@ -25,8 +25,10 @@ public final class QueenSourceMetrics {
     public static final String WATERMARK = "watermark";
     /** safeTime minus the emitted watermark, milliseconds (the guard plus how far reading lags). */
     public static final String WATERMARK_LAG_MS = "watermarkLagMs";
-    /** Splits behind discovery that are not fetched now: paused by watermark alignment or one window ahead. */
+    /** Splits behind discovery that are not fetched now: one window ahead, or their queue's own fetch backing off. */
     public static final String PAUSED_SPLITS = "pausedSplits";
+    /** Queues whose fetch calls fail while the reader's other queues' are answered, fetched apart with a backoff. */
+    public static final String FAILING_QUEUES = "failingQueues";
     /** Fetch calls, under {@code result=records|empty|entryError|failed}. */
     public static final String FETCH_CALLS = "fetchCalls";
     public static final String FETCHED_RECORDS = "fetchedRecords";
@@ -48,6 +50,7 @@ public final class QueenSourceMetrics {
     private volatile long safeTimeMillis = Long.MIN_VALUE;
     private volatile long watermarkMillis = Long.MIN_VALUE;
     private volatile int pausedSplits;
+    private volatile int failingQueues;
 
     public QueenSourceMetrics(SourceReaderMetricGroup readerGroup) {
         this.group = readerGroup.addGroup(GROUP);
@@ -56,6 +59,7 @@ public final class QueenSourceMetrics {
         group.gauge(WATERMARK, (Gauge<Long>) () -> watermarkMillis);
         group.gauge(WATERMARK_LAG_MS, (Gauge<Long>) this::watermarkLagMillis);
         group.gauge(PAUSED_SPLITS, (Gauge<Integer>) () -> pausedSplits);
+        group.gauge(FAILING_QUEUES, (Gauge<Integer>) () -> failingQueues);
         for (String result : new String[] {RESULT_RECORDS, RESULT_EMPTY, RESULT_ENTRY_ERROR, RESULT_FAILED}) {
             fetchCalls.put(result, group.addGroup(RESULT_GROUP, result).counter(FETCH_CALLS));
         }
@@ -90,6 +94,10 @@ public final class QueenSourceMetrics {
 
     public void setPausedSplits(int splits) {
         pausedSplits = splits;
+    }
+
+    public void setFailingQueues(int queues) {
+        failingQueues = queues;
     }
 
     /** One fetch call ended with {@code result} (one of the {@code RESULT_*} names). */

@@ -272,15 +272,13 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
         int paused = 0;
         for (QueueCursors q : queues.values()) {
             boolean failing = failingQueues.isFailing(q.queue);
-            if (failing && !failingQueues.due(q.queue, now)) {
-                continue;
-            }
+            boolean waiting = failing && !failingQueues.due(q.queue, now);
             long frontier = exchange.frontierMicros(q.queue);
             for (SplitCursor cursor : q.cursors.values()) {
                 if (!cursor.behind()) {
                     continue;
                 }
-                if (cursor.waitsForFrontier(frontier, windowMicros, overBudget)) {
+                if (waiting || cursor.waitsForFrontier(frontier, windowMicros, overBudget)) {
                     paused++;
                 } else {
                     (failing ? alone.computeIfAbsent(q.queue, name -> new Fetch()) : shared).add(cursor, q);
@@ -289,61 +287,89 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
         }
         metrics.setPausedSplits(paused);
         int behind = shared.size() + alone.values().stream().mapToInt(Fetch::size).sum();
-        if (behind == 0) {
+        if (behind > 0) {
+            // Each partition asks for a part of a window of its own broker time; the round's cap only binds when
+            // thousands of partitions are behind at once.
+            int capBytes = (int) Math.max(FetchBudget.MIN_BYTES, Math.min(FetchBudget.MAX_BYTES, ROUND_BUDGET_BYTES / behind));
+            if (shared.size() > 0) {
+                fetchShared(shared, capBytes, now, batch);
+            }
+            for (Map.Entry<String, Fetch> one : alone.entrySet()) {
+                if (fetchAlone(one.getValue(), capBytes, batch) == null) {
+                    failingQueues.answered(one.getKey());
+                }
+            }
+        }
+        metrics.setFailingQueues(failingQueues.size());
+    }
+
+    /**
+     * The shared call. When the broker fails it over an answer (not the connection, not a request
+     * to slow down), each of its queues is asked again in a call of its own: those answered go on,
+     * those that fail again wait on their own ({@link FailingQueues}). Only when every queue of a
+     * call of several fails is it the broker, and the reader backs off as a whole.
+     */
+    private void fetchShared(Fetch shared, int capBytes, long now, ReadBatch batch) {
+        Map<String, Fetch> byQueue = shared.byQueue();
+        if (byQueue.size() > 1 && failingQueues.splitting(now)) {
+            fetchQueueByQueue(byQueue, capBytes, batch, null);
             return;
         }
-        // Each partition asks for a part of a window of its own broker time; the round's cap only binds when
-        // thousands of partitions are behind at once.
-        int capBytes = (int) Math.max(FetchBudget.MIN_BYTES, Math.min(FetchBudget.MAX_BYTES, ROUND_BUDGET_BYTES / behind));
-        if (shared.size() > 0) {
-            fetchShared(shared, capBytes, now, batch);
-        }
-        for (Map.Entry<String, Fetch> one : alone.entrySet()) {
-            try {
-                absorb(one.getValue(), batcher.fetchAll(one.getValue().entries(capBytes)), batch);
-                failingQueues.answered(one.getKey());
-            } catch (QueenException e) {
-                metrics.fetchCall(QueenSourceMetrics.RESULT_FAILED);
-                if (!FailingQueues.blamesItsQueues(e)) {
-                    throw e;
-                }
-                failingQueues.failed(one.getKey(), e, now);
+        try {
+            absorb(shared, batcher.fetchAll(shared.entries(capBytes)), batch);
+        } catch (QueenException e) {
+            metrics.fetchCall(QueenSourceMetrics.RESULT_FAILED);
+            if (!FailingQueues.blamesItsQueues(e)) {
+                throw e;
             }
+            if (byQueue.size() == 1) {
+                if (queues.size() == 1) {
+                    throw e; // the reader's only queue: its backoff is the reader's
+                }
+                // The reader's other queues have nothing to fetch now; they must not wait out this one's backoff.
+                failingQueues.failed(byQueue.keySet().iterator().next(), e);
+                return;
+            }
+            fetchQueueByQueue(byQueue, capBytes, batch, e);
+        }
+    }
+
+    /** Each queue in a call of its own, after {@code sharedFailure} (null: the reader splits its calls for now). */
+    private void fetchQueueByQueue(Map<String, Fetch> byQueue, int capBytes, ReadBatch batch, QueenException sharedFailure) {
+        Map<String, QueenException> failed = new LinkedHashMap<>();
+        for (Map.Entry<String, Fetch> one : byQueue.entrySet()) {
+            QueenException failure = fetchAlone(one.getValue(), capBytes, batch);
+            if (failure != null) {
+                failed.put(one.getKey(), failure);
+            }
+        }
+        if (failed.size() == byQueue.size()) {
+            throw sharedFailure != null ? sharedFailure : failed.values().iterator().next();
+        }
+        failed.forEach(failingQueues::failed);
+        if (failed.isEmpty() && sharedFailure != null) {
+            failingQueues.sharedCallFailed(sharedFailure);
         }
     }
 
     /**
-     * The shared call. When the broker fails it over an answer (not the connection) and it holds
-     * several queues, each of them is asked again in a call of its own: those answered go on, those
-     * that fail again wait on their own ({@link FailingQueues}). Only when every queue fails is it
-     * the broker, and the reader backs off as a whole.
+     * One queue's partitions in a call of their own; the failure when the broker failed it over an
+     * answer, null when it was answered. Any other failure is thrown.
      */
-    private void fetchShared(Fetch shared, int capBytes, long now, ReadBatch batch) {
+    private QueenException fetchAlone(Fetch fetch, int capBytes, ReadBatch batch) {
+        String queue = fetch.owners.get(0).queue;
         try {
-            absorb(shared, batcher.fetchAll(shared.entries(capBytes)), batch);
-            return;
+            absorb(fetch, batcher.fetchAll(fetch.entries(capBytes)), batch);
+            return null;
         } catch (QueenException e) {
             metrics.fetchCall(QueenSourceMetrics.RESULT_FAILED);
-            Map<String, Fetch> byQueue = shared.byQueue();
-            if (!FailingQueues.blamesItsQueues(e) || byQueue.size() == 1) {
+            if (!FailingQueues.blamesItsQueues(e)) {
                 throw e;
             }
-            Map<String, QueenException> failed = new LinkedHashMap<>();
-            for (Map.Entry<String, Fetch> one : byQueue.entrySet()) {
-                try {
-                    absorb(one.getValue(), batcher.fetchAll(one.getValue().entries(capBytes)), batch);
-                } catch (QueenException again) {
-                    metrics.fetchCall(QueenSourceMetrics.RESULT_FAILED);
-                    if (!FailingQueues.blamesItsQueues(again)) {
-                        throw again;
-                    }
-                    failed.put(one.getKey(), again);
-                }
+            if (failingQueues.isFailing(queue)) {
+                failingQueues.failed(queue, e);
             }
-            if (failed.size() == byQueue.size()) {
-                throw e;
-            }
-            failed.forEach((queue, failure) -> failingQueues.failed(queue, failure, now));
+            return e;
         }
     }
 

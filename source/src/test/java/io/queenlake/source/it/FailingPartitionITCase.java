@@ -228,6 +228,10 @@ class FailingPartitionITCase {
 
     private static void assertFaultIsolated(Fault fault, List<FrontierSeen> frontiers, List<RecordSeen> records) {
         assertThat(fault.entries.get()).as("answers the proxy failed for f0").isPositive();
+        if (fault.kind == Kind.WHOLE_CALL) {
+            // A shared call and its queue-by-queue retry, then faulty's own calls backing off to 5 s.
+            assertThat(fault.entries.get()).as("faulty's calls during the fault back off").isLessThanOrEqualTo(20);
+        }
         long from = fault.firstWallMicros.get();
         long to = fault.offWallMicros.get();
         long firstUnread = fault.firstUnreadOffset.get();
@@ -268,7 +272,7 @@ class FailingPartitionITCase {
         System.out.printf("fault on f0 for %d ms (%d answers failed as %s, first unread f0@%d stamped %d):%n"
                         + "  healthy: %d frontiers and %d records emitted during it; frontier lag behind the broker's clock"
                         + " max %d ms, mean %d ms over %d samples%n"
-                        + "  faulty: %d records (of f1, f2) emitted during it; frontier %d at its start, at most %d during it"
+                        + "  faulty: %d records (of f1, f2, held too when the whole call fails) emitted during it; frontier %d at its start, at most %d during it"
                         + " (%d us below f0's first unread record, %d ms behind the clock at its end);"
                         + " caught up with the clock at the fault's end %d ms after it%n",
                 (to - from) / 1000, fault.entries.get(), fault.kind, firstUnread, unreadStamp,

@@ -254,6 +254,12 @@ final class ReaderRig implements AutoCloseable {
                 .orElseThrow(() -> new AssertionError("no counter " + String.join(".", full)));
     }
 
+    /** A gauge of the reader's metric group, by its name below {@link QueenSourceMetrics#GROUP}. */
+    Object gauge(String name) {
+        return metrics.getGauge(QueenSourceMetrics.GROUP, name).map(g -> g.getValue())
+                .orElseThrow(() -> new AssertionError("no gauge " + QueenSourceMetrics.GROUP + "." + name));
+    }
+
     @Override
     public void close() throws Exception {
         try {
