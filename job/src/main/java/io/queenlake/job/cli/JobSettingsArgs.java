@@ -1,10 +1,14 @@
 package io.queenlake.job.cli;
 
 import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.config.Setting;
 import io.queenlake.job.config.SettingsLoader;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
@@ -26,6 +30,26 @@ final class JobSettingsArgs {
 
     /** @param ownOptions the command's own options; every other {@code --name value} is a job setting */
     static JobSettingsArgs split(String command, String[] args, List<CliOption> ownOptions) {
+        return split(command, args, ownOptions, null);
+    }
+
+    /**
+     * Like {@link #split(String, String[], List)}, for a command whose own options come first:
+     * only the names of settings ({@code --bucket}, {@code --QUEEN_S3_BUCKET}) are job settings, and
+     * anything else is refused as the command's unknown option.
+     */
+    static JobSettingsArgs splitKnownSettings(String command, String[] args, List<CliOption> ownOptions) {
+        Set<String> settings = new HashSet<>();
+        for (Setting s : Setting.values()) {
+            settings.add(s.argName());
+            settings.add(s.envName());
+        }
+        return split(command, args, ownOptions, settings::contains);
+    }
+
+    /** @param isSetting which names are job settings; null: every name that is not the command's own */
+    private static JobSettingsArgs split(String command, String[] args, List<CliOption> ownOptions,
+            Predicate<String> isSetting) {
         Map<String, CliOption> own = CommandArgs.byName(ownOptions);
         List<String> mine = new ArrayList<>();
         List<String> job = new ArrayList<>();
@@ -34,7 +58,8 @@ final class JobSettingsArgs {
             String name = arg.startsWith("--") ? arg.substring(2).split("=", 2)[0] : null;
             boolean inline = arg.contains("=");
             CliOption option = name == null ? null : own.get(name);
-            List<String> to = option != null ? mine : job;
+            boolean setting = isSetting == null || (name != null && isSetting.test(name));
+            List<String> to = option != null || !setting ? mine : job;
             to.add(arg);
             boolean takesValue = name != null && !inline && !(option != null && option.isFlag());
             if (takesValue && i + 1 < args.length) {

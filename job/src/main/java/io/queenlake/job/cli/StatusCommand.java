@@ -26,9 +26,10 @@ import org.apache.flink.configuration.Configuration;
  * holder and the lag behind the broker's safeTime, read from the broker alone (no bucket access).
  * The queues are {@code --queue}, else {@code QUEEN_S3_QUEUES}, else every queue of the broker;
  * the broker, tenant and sink as for the job ({@code --queen-url} or {@code QUEEN_URL}, ...).
- * With an Iceberg catalog ({@code QUEEN_LAKE_ICEBERG_CATALOG}, or any other job setting given as
- * {@code --name value}) it also reads the job's settings as {@code run} does and shows each queue's
- * table against its pointer ({@link TableStatus}), creating nothing.
+ * With an Iceberg catalog ({@code QUEEN_LAKE_ICEBERG_CATALOG} in the environment, or
+ * {@code --iceberg-catalog} with the other job settings it needs) it also reads the job's settings
+ * as {@code run} does and shows each queue's table against its pointer ({@link TableStatus}),
+ * creating nothing.
  */
 final class StatusCommand implements Subcommand {
 
@@ -55,9 +56,10 @@ final class StatusCommand implements Subcommand {
     private static final Help HELP = new Help(
             "per queue: the commit pointer, the lease holder and the lag behind the broker's safeTime (from the broker"
                     + " alone), and with a catalog the queue's Iceberg table", OPTIONS, " [--setting value ...]",
-            List.of(Usage.settings("with " + Setting.ICEBERG_CATALOG.envName() + " set (or any job setting given as"
-                    + " --name value) it reads the job's settings as run does, for the catalog and the bucket its"
-                    + " tables live in (queen-lake run --help lists every setting):", Setting.ICEBERG_CATALOG,
+            List.of(Usage.settings("with " + Setting.ICEBERG_CATALOG.envName() + " set, or --"
+                    + Setting.ICEBERG_CATALOG.argName() + " given, it reads the job's settings as run does (--name value"
+                    + " or the variable), for the catalog and the bucket its tables live in (queen-lake run --help lists"
+                    + " every setting):", Setting.ICEBERG_CATALOG,
                     Setting.ICEBERG_URI, Setting.ICEBERG_WAREHOUSE, Setting.ICEBERG_NAMESPACE, Setting.BUCKET,
                     Setting.ENDPOINT)));
 
@@ -68,7 +70,7 @@ final class StatusCommand implements Subcommand {
 
     @Override
     public int run(String[] args) throws Exception {
-        JobSettingsArgs parsed = JobSettingsArgs.split("status", args, OPTIONS);
+        JobSettingsArgs parsed = JobSettingsArgs.splitKnownSettings("status", args, OPTIONS);
         CommandArgs a = parsed.own();
         BrokerConnection broker = BrokerConnection.from(a, env);
         String url = broker.url();
@@ -107,22 +109,32 @@ final class StatusCommand implements Subcommand {
     }
 
     /**
-     * The Iceberg catalog of the job's settings, when the environment sets one or the command line
-     * gives job settings; empty without. Settings given on the command line that do not load fail
-     * the command with their one line; settings only in the environment (status run beside the job,
-     * with part of its variables) leave the table lines out, with that line told to {@code note}.
+     * The Iceberg catalog of the job's settings, when the environment or the command line sets one;
+     * empty without. Job settings on the command line are for the catalog alone (without one they
+     * are refused), and the queues and the sink are status's own ({@code --queue}, {@code --sink}).
+     * Settings given on the command line that do not load fail the command with their one line;
+     * settings only in the environment (status run beside the job, with part of its variables)
+     * leave the table lines out, with that line told to {@code note}.
      */
     private Optional<CatalogLink> catalog(JobSettingsArgs parsed, String sink, Consumer<String> note) {
+        if (parsed.gives(Setting.QUEUES.argName(), Setting.QUEUES.envName())
+                || parsed.gives(Setting.SINK.argName(), Setting.SINK.envName())) {
+            throw new UsageException("status: name the queues with --queue and the sink with --sink");
+        }
         String kind = env.get(Setting.ICEBERG_CATALOG.envName());
         boolean fromEnv = kind != null && !kind.isBlank() && !kind.strip().equals(Setting.ICEBERG_CATALOG.defaultValue());
-        if (!parsed.hasSettings() && !fromEnv) {
+        boolean fromArgs = parsed.gives(Setting.ICEBERG_CATALOG.argName(), Setting.ICEBERG_CATALOG.envName());
+        if (!fromEnv && !fromArgs) {
+            if (parsed.hasSettings()) {
+                throw new UsageException("status: job settings are read only for the Iceberg table lines: give --"
+                        + Setting.ICEBERG_CATALOG.argName() + " (or set " + Setting.ICEBERG_CATALOG.envName()
+                        + ") with them, or leave them out");
+            }
             return Optional.empty();
         }
         try {
-            // The queues are status's own (--queue); the job's settings only need to load.
-            String[] extra = parsed.gives("queues", Setting.QUEUES.envName()) ? new String[] {"--sink", sink}
-                    : new String[] {"--queues", "*", "--sink", sink};
-            return parsed.settings(env, new Configuration(), extra).catalog();
+            // The queues are status's own; the job's settings only need to load.
+            return parsed.settings(env, new Configuration(), "--queues", "*", "--sink", sink).catalog();
         } catch (SettingsException e) {
             if (parsed.hasSettings()) {
                 throw e;

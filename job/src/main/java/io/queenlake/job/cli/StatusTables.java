@@ -7,11 +7,17 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.exceptions.RuntimeIOException;
 
 /**
- * The Iceberg lines of {@code ./queen-lake status}: one client of the catalog for every queue, and
- * per queue one line ({@link TableStatus#line}). A catalog that cannot be reached is said once per
- * queue and never stops the broker's lines; without a catalog it prints nothing.
+ * The Iceberg lines of {@code ./queen-lake status}: one read-only client of the catalog
+ * ({@link CatalogLink#openForReading}) for every queue, and per queue one line
+ * ({@link TableStatus#line}). A failure is said in one line naming what to check and never stops
+ * the broker's lines; once the catalog itself failed, the other queues' tables are not asked
+ * (each would wait out the same timeout). Without a catalog it prints nothing.
  */
 final class StatusTables implements Closeable {
 
@@ -19,6 +25,7 @@ final class StatusTables implements Closeable {
     private final Catalog catalog;
     private final String sink;
     private final PrintStream out;
+    private String unanswered;
 
     private StatusTables(CatalogLink link, Catalog catalog, String sink, PrintStream out) {
         this.link = link;
@@ -33,10 +40,10 @@ final class StatusTables implements Closeable {
         }
         Catalog catalog = null;
         try {
-            catalog = link.get().open();
+            catalog = link.get().openForReading();
         } catch (RuntimeException e) {
-            out.println("Iceberg tables not shown: the " + link.get().describe() + " did not answer (" + e.getMessage()
-                    + "): check QUEEN_LAKE_ICEBERG_URI and its credentials.");
+            out.println("Iceberg tables not shown: the " + link.get().describe() + " could not be opened ("
+                    + e.getMessage() + "): check QUEEN_LAKE_ICEBERG_URI and its credentials.");
         }
         return new StatusTables(link.get(), catalog, sink, out);
     }
@@ -46,11 +53,24 @@ final class StatusTables implements Closeable {
         if (catalog == null) {
             return;
         }
+        String of = "  Iceberg table of queue '" + queue + "': ";
+        if (unanswered != null) {
+            out.println(of + "not asked, the catalog failed for queue '" + unanswered + "' above");
+            return;
+        }
         try {
             out.println(TableStatus.read(catalog, link.icebergNamespace(), sink, queue).line(pointerK));
+        } catch (NotAuthorizedException | ForbiddenException e) {
+            out.println(of + "the " + link.describe() + " refused it (" + e.getMessage() + "): check"
+                    + " QUEEN_LAKE_ICEBERG_TOKEN or QUEEN_LAKE_ICEBERG_CREDENTIAL (QUEEN_LAKE_ICEBERG_USER and"
+                    + " QUEEN_LAKE_ICEBERG_PASSWORD for jdbc) and the catalog's grants on the namespace.");
+        } catch (NotFoundException | RuntimeIOException e) {
+            out.println(of + "its metadata could not be read from the warehouse (" + e.getMessage() + "): check the"
+                    + " lake's bucket settings and credentials (QUEEN_S3_ENDPOINT, QUEEN_S3_ACCESS_KEY, ...).");
         } catch (RuntimeException e) {
-            out.println("  Iceberg table of queue '" + queue + "': the " + link.describe() + " did not answer ("
-                    + e.getMessage() + "): check QUEEN_LAKE_ICEBERG_URI and its credentials.");
+            unanswered = queue;
+            out.println(of + "could not be read through the " + link.describe() + " (" + e.getMessage()
+                    + "): check QUEEN_LAKE_ICEBERG_URI and its credentials.");
         }
     }
 

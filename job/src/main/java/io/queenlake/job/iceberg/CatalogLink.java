@@ -94,10 +94,27 @@ public record CatalogLink(String type, Map<String, String> properties, String na
 
     /** A new client of the catalog, named {@link #NAME}; the caller closes it. */
     public Catalog open() {
-        return open(NAME);
+        return open(NAME, properties);
     }
 
-    private Catalog open(String name) {
+    /**
+     * A client that only reads, for {@code ./queen-lake status}: a JDBC catalog neither creates
+     * its tables in the database nor upgrades their schema, and a REST catalog that does not answer
+     * gives up after 5 s instead of the client's defaults.
+     */
+    public Catalog openForReading() {
+        Map<String, String> p = new LinkedHashMap<>(properties);
+        if (type.equals("jdbc")) {
+            p.put("jdbc.init-catalog-tables", "false");
+            p.remove("jdbc.schema-version");
+        } else {
+            p.put("rest.client.connection-timeout-ms", "5000");
+            p.put("rest.client.socket-timeout-ms", "5000");
+        }
+        return open(NAME, p);
+    }
+
+    private Catalog open(String name, Map<String, String> properties) {
         Map<String, String> p = new LinkedHashMap<>(properties);
         p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, type);
         // Hadoop's configuration only for file:// warehouses (HadoopFileIO); S3 goes through S3FileIO.
@@ -108,15 +125,19 @@ public record CatalogLink(String type, Map<String, String> properties, String na
         return Namespace.of(namespace.split("\\."));
     }
 
-    /** The catalog's address, for messages. */
+    /** The catalog's address, for messages: without a password in its user info or query. */
     public String describe() {
-        return type + " catalog " + properties.getOrDefault("uri", "?");
+        return type + " catalog " + masked(properties.getOrDefault("uri", "?"));
+    }
+
+    private static String masked(String uri) {
+        return uri.replaceAll("(?i)(password=)[^&;]*", "$1***").replaceAll("//([^/@:]*):[^/@]*@", "//$1:***@");
     }
 
     @Override
     public String toString() {
         Map<String, String> shown = new LinkedHashMap<>();
-        properties.forEach((k, v) -> shown.put(k, SECRETS.contains(k) ? "***" : v));
+        properties.forEach((k, v) -> shown.put(k, SECRETS.contains(k) ? "***" : k.equals("uri") ? masked(v) : v));
         return "CatalogLink[" + type + ", " + shown + ", namespace " + namespace + "]";
     }
 }

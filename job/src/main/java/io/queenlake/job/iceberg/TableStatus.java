@@ -2,17 +2,17 @@ package io.queenlake.job.iceberg;
 
 import io.queenlake.format.model.Micros;
 import java.util.OptionalLong;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
  * How far a queue's Iceberg table holds this sink's windows, for {@code ./queen-lake status}: read
- * through the catalog as the committer reads it before an append ({@link WindowAppend#lastAppended}),
- * and never creating the table or its namespace.
+ * through the catalog as the committer reads it before an append ({@link WindowAppend#lastWindow}),
+ * never creating the table or its namespace.
  *
  * @param table the table's name as engines name it ({@code queen_lake.<namespace>.<table>})
  * @param exists whether the catalog has the table
@@ -21,39 +21,34 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
  */
 public record TableStatus(String table, String sink, boolean exists, long lastWindow, OptionalLong appendedAtMillis) {
 
-    /** The table of {@code sink}'s {@code queue}; {@link NoSuchTableException} is a table not created yet. */
+    /** The table of {@code sink}'s {@code queue}; a missing table or namespace is a table not created yet. */
     public static TableStatus read(Catalog catalog, Namespace namespace, String sink, String queue) {
         TableIdentifier id = TableIdentifier.of(namespace, QueueTableName.of(queue));
         Table table;
         try {
             table = catalog.loadTable(id);
-        } catch (NoSuchTableException e) {
+        } catch (NoSuchTableException | NoSuchNamespaceException e) {
             return new TableStatus(CatalogLink.NAME + "." + id, sink, false, 0, OptionalLong.empty());
         }
-        long last = WindowAppend.lastAppended(table, sink, queue);
-        OptionalLong at = OptionalLong.empty();
-        for (Snapshot s : WindowAppend.ancestry(table)) {
-            if (WindowAppend.wroteWindow(s, sink, queue)
-                    && Long.toString(last).equals(s.summary().get(WindowAppend.SUMMARY_WINDOW))) {
-                at = OptionalLong.of(s.timestampMillis());
-                break;
-            }
-        }
-        return new TableStatus(table.name(), sink, true, last, at);
+        WindowAppend.LastWindow last = WindowAppend.lastWindow(table, sink, queue);
+        OptionalLong at = last.appendedBy().map(s -> OptionalLong.of(s.timestampMillis())).orElse(OptionalLong.empty());
+        return new TableStatus(table.name(), sink, true, last.k(), at);
     }
 
     /**
      * One line under the queue's status: the table's last window against the commit pointer's
      * {@code k}. The committer appends a window before it moves the pointer, so the table is at the
-     * pointer or one window ahead of it while a commit is under way.
+     * pointer, or one window ahead of it while a commit is under way.
      */
     public String line(long pointerK) {
         StringBuilder line = new StringBuilder("  Iceberg table ").append(table).append(": ");
-        if (!exists) {
-            return line.append("not created yet (the job creates it with the first window it commits)").toString();
-        }
-        if (lastWindow == 0) {
-            return line.append("no window of sink '").append(sink).append("' yet").toString();
+        if (!exists || lastWindow == 0) {
+            line.append(exists ? "no window of sink '" + sink + "' yet" : "not created yet");
+            return (pointerK == 0 ? line.append(" (the job ").append(exists ? "appends" : "creates it with")
+                    .append(" the first window it commits)")
+                    : line.append(", where the lake is committed through k=").append(pointerK).append(": windows 1..")
+                            .append(pointerK).append(" were committed without the catalog, or check"
+                                    + " QUEEN_LAKE_ICEBERG_NAMESPACE and --sink")).toString();
         }
         line.append("through window k=").append(lastWindow);
         appendedAtMillis.ifPresent(ms -> line.append(" (appended ").append(Micros.render(ms * 1000)).append(")"));

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
@@ -58,15 +59,25 @@ final class WindowAppend {
 
     /** The highest window of {@code sink}'s {@code queue} the table holds, 0 for none. */
     static long lastAppended(Table table, String sink, String queue) {
+        return lastWindow(table, sink, queue).k();
+    }
+
+    /**
+     * The highest window of the sink's queue the table holds (0 for none), and the snapshot that
+     * appended it while that snapshot is still in the table's history.
+     */
+    record LastWindow(long k, Optional<Snapshot> appendedBy) {}
+
+    static LastWindow lastWindow(Table table, String sink, String queue) {
         long fromProperty = parse(table.properties().get(lastWindowProperty(sink)));
-        long fromHistory = 0;
         for (Snapshot s : ancestry(table)) {
             if (wroteWindow(s, sink, queue)) {
-                fromHistory = parse(s.summary().get(SUMMARY_WINDOW));
-                break;
+                long fromHistory = parse(s.summary().get(SUMMARY_WINDOW));
+                return fromHistory >= fromProperty ? new LastWindow(fromHistory, Optional.of(s))
+                        : new LastWindow(fromProperty, Optional.empty());
             }
         }
-        return Math.max(fromProperty, fromHistory);
+        return new LastWindow(fromProperty, Optional.empty());
     }
 
     /** The current snapshot and its ancestors still in the table, newest first. */

@@ -163,12 +163,80 @@ class StatusCommandTest {
     }
 
     @Test
+    void aTableBehindThePointerNamesTheWindowsCommittedWithoutTheCatalogAndAFreshDatabaseGetsNoCatalogTables(
+            @TempDir Path dir) throws Exception {
+        String sink = "behind";
+        TestWindows world = new TestWindows(List.of("orders"), 3, 5);
+        Map<String, String> env = jdbcCatalog(dir, "catalog.db");
+        LakeSettings settings = settings(env, sink);
+        SidecarKeys sidecars = new SidecarKeys(Prefix.DEFAULT, world.tenant(), "orders");
+        WindowEncoder encoder = new WindowEncoder(settings.writer(), Prefix.DEFAULT, sink);
+        List<Manifest> windows = new ArrayList<>();
+        for (int w = 0; w < 3; w++) {
+            windows.add(encoder.encode(world.window("orders", w).window()).manifest());
+        }
+        Manifest third = windows.get(2);
+        new CommitPointers(client, sink).move("orders", ObservedPointer.absent(), new Committed(3, third.tEnd(),
+                sidecars.manifest(3), third.records(), third.bytes(), NOW_MICROS / 1000));
+        String root = settings.lakeRoot();
+        try (QueueTables tables = new QueueTables(settings.catalog().orElseThrow(), sink, world.tenant(), Align.HOUR,
+                key -> root + "/" + key)) {
+            tables.append(windows.get(0), sidecars.manifest(1));
+        }
+
+        assertThat(status(env, "--sink", sink, "--queue", "orders,refunds"))
+                .contains("through window k=1 (appended ")
+                .contains(", behind the commit pointer's k=3: windows 2..3 were committed without the catalog");
+
+        Path fresh = dir.resolve("fresh.db");
+        String out = status(jdbcCatalog(dir, "fresh.db"), "--sink", sink, "--queue", "orders");
+        assertThat(out).contains("queue 'orders': k=3 ")
+                .contains("  Iceberg table of queue 'orders': could not be read through the jdbc catalog jdbc:sqlite:")
+                .contains("check QUEEN_LAKE_ICEBERG_URI and its credentials.");
+        try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:sqlite:" + fresh);
+                java.sql.ResultSet tablesInDb = db.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
+            List<String> names = new ArrayList<>();
+            while (tablesInDb.next()) {
+                names.add(tablesInDb.getString("TABLE_NAME"));
+            }
+            assertThat(names).as("status created no table in the catalog's database").isEmpty();
+        }
+    }
+
+    private static Map<String, String> jdbcCatalog(Path dir, String database) {
+        return Map.of("QUEEN_S3_FORMAT", "parquet", "QUEEN_S3_BUCKET", "lake",
+                "QUEEN_S3_ENDPOINT", dir.toUri().toString(), "QUEEN_LAKE_ICEBERG_CATALOG", "jdbc",
+                "QUEEN_LAKE_ICEBERG_URI", "jdbc:sqlite:" + dir.resolve(database),
+                "QUEEN_LAKE_ICEBERG_WAREHOUSE", dir.resolve("warehouse").toUri().toString());
+    }
+
+    private static LakeSettings settings(Map<String, String> env, String sink) {
+        Map<String, String> all = new HashMap<>(env);
+        all.put("QUEEN_URL", broker.url().toString());
+        return SettingsLoader.load(all, new String[] {"--queues", "orders", "--sink", sink}, new Configuration());
+    }
+
+    @Test
+    void queuesAndSinkAreStatussOwnAndJobSettingsComeOnlyWithACatalog() {
+        StatusCommand command = new StatusCommand(Map.of("QUEEN_URL", broker.url().toString()),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+
+        assertThatThrownBy(() -> command.run(new String[] {"--queues", "orders"}))
+                .hasMessage("status: name the queues with --queue and the sink with --sink");
+        assertThatThrownBy(() -> command.run(new String[] {"--bucket", "lake"}))
+                .hasMessageStartingWith("status: job settings are read only for the Iceberg table lines: give"
+                        + " --iceberg-catalog");
+        assertThatThrownBy(() -> command.run(new String[] {"--queu", "orders"}))
+                .hasMessageStartingWith("status: unknown option --queu");
+    }
+
+    @Test
     void aCatalogThatDoesNotAnswerLeavesTheBrokerLinesAndSaysWhatToCheck() throws Exception {
         String out = status(Map.of("QUEEN_S3_FORMAT", "parquet", "QUEEN_S3_BUCKET", "lake",
                 "QUEEN_LAKE_ICEBERG_CATALOG", "rest", "QUEEN_LAKE_ICEBERG_URI", "http://127.0.0.1:1"), "--queue", "orders");
 
         assertThat(out).contains("queue 'orders': k=12")
-                .contains("the rest catalog http://127.0.0.1:1 did not answer")
+                .contains("the rest catalog http://127.0.0.1:1 could not be opened")
                 .contains("check QUEEN_LAKE_ICEBERG_URI and its credentials.");
     }
 
