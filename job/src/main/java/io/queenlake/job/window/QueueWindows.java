@@ -74,7 +74,7 @@ final class QueueWindows {
      * here, the cut stays before it and its records count as open (a restore reads them again).
      */
     private record Unhanded(long k, long prevEnd, List<CheckpointDoc.Position> prevPositions,
-            Map<String, Map<String, Oldest>> oldest) {}
+            Map<String, Map<String, OldestOpen.Oldest>> oldest) {}
 
     private final String queue;
     private final WindowSettings settings;
@@ -201,16 +201,15 @@ final class QueueWindows {
                 recent = null;
             }
             release(cell.records.size(), cell.payloadBytes);
-            emit(cell.records, cell.tEnd, out);
+            emit(cell.records, cell.minTs, cell.tEnd, out);
         }
     }
 
-    /** Cuts the grid window's records into numbered windows from where the last one ended to {@code tEnd}. */
-    private void emit(List<QueueRecord> records, long tEnd, Consumer<ClosedWindow> out) {
-        long firstTs = Long.MAX_VALUE;
-        for (QueueRecord r : records) {
-            firstTs = Math.min(firstTs, r.record().tsMicros());
-        }
+    /**
+     * Cuts the grid window's records, the lowest stamped {@code firstTs}, into numbered windows from
+     * where the last one ended to {@code tEnd}.
+     */
+    private void emit(List<QueueRecord> records, long firstTs, long tEnd, Consumer<ClosedWindow> out) {
         long tStart = WindowRules.tiledStart(
                 lastEnd == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(lastEnd), firstTs, settings.align());
         countRewrittenPayloads(records);
@@ -263,11 +262,11 @@ final class QueueWindows {
         for (WindowInput window : windows) {
             if (handover.isPresent()) {
                 // Only where a restore would read the window again, not its records: the writer holds those.
-                Map<String, Map<String, Oldest>> oldest = new HashMap<>();
+                OldestOpen oldest = new OldestOpen();
                 for (LogRecord r : window.records()) {
-                    oldestOf(r, lost.getOrDefault(r, List.of()), oldest);
+                    oldest.add(r, lost.isEmpty() ? List.of() : lost.getOrDefault(r, List.of()));
                 }
-                unhanded.addLast(new Unhanded(window.k(), prevEnd, sortedPositions(), oldest));
+                unhanded.addLast(new Unhanded(window.k(), prevEnd, sortedPositions(), oldest.byPartition()));
                 prevEnd = window.tEnd();
             }
             closedPositions.putAll(ResumePositions.after(window.records()));
@@ -296,15 +295,18 @@ final class QueueWindows {
             return false;
         }
         Cell cell = cells.firstEntry().getValue();
-        ArrayList<QueueRecord> closing = new ArrayList<>();
+        // Sized for the whole cell: most of it usually closes, and growing copies a list of a million references.
+        ArrayList<QueueRecord> closing = new ArrayList<>(cell.records.size());
         ArrayList<QueueRecord> staying = new ArrayList<>();
         long closingBytes = 0;
+        long closingMin = Long.MAX_VALUE;
         long stayingMin = Long.MAX_VALUE;
         for (QueueRecord r : cell.records) {
             long ts = r.record().tsMicros();
             if (ts <= frontier) {
                 closing.add(r);
                 closingBytes += r.record().payload().length;
+                closingMin = Math.min(closingMin, ts);
             } else {
                 staying.add(r);
                 stayingMin = Math.min(stayingMin, ts);
@@ -322,7 +324,7 @@ final class QueueWindows {
         long heldBefore = weight();
         release(closing.size(), closingBytes);
         long firstK = k + 1;
-        emit(closing, frontier + 1, out);
+        emit(closing, closingMin, frontier + 1, out);
         LOG.info("queue '{}': the open windows are over the memory budget ({}={} bytes); window k={}..{} closes early"
                 + " at the frontier: {} records, {} payload bytes, [.., {}); the queue held {} bytes, {} stay open",
                 queue, WindowOptions.MEMORY_MB.envName(), settings.memoryBytes(), firstK, k, closing.size(),
@@ -402,22 +404,19 @@ final class QueueWindows {
      */
     OpenWindows.Snapshot snapshot() {
         closedThroughAtSnapshot = closedThrough();
-        Map<String, Map<String, Oldest>> oldest = new HashMap<>();
+        OldestOpen oldest = new OldestOpen();
         for (Unhanded closed : unhanded) {
-            closed.oldest().forEach((partition, byId) -> byId.forEach((id, o) -> {
-                Map<String, Oldest> known = oldest.computeIfAbsent(partition, p -> new HashMap<>(2));
-                known.merge(id, o, (a, b) -> a.offset() <= b.offset() ? a : b);
-            }));
+            oldest.merge(closed.oldest());
         }
         if (redoRecords != null) {
-            redoRecords.forEach(r -> oldestOf(r.record(), r.lostBefore(), oldest));
+            redoRecords.forEach(r -> oldest.add(r.record(), r.lostBefore()));
         }
         for (Cell cell : cells.values()) {
-            cell.records.forEach(r -> oldestOf(r.record(), r.lostBefore(), oldest));
+            cell.records.forEach(r -> oldest.add(r.record(), r.lostBefore()));
         }
         Map<String, Long> firstOpen = new HashMap<>();
         List<LostRange> pendingLost = new ArrayList<>();
-        oldest.forEach((partition, byId) -> byId.forEach((id, r) -> {
+        oldest.byPartition().forEach((partition, byId) -> byId.forEach((id, r) -> {
             firstOpen.put(PartitionSplit.splitId(queue, partition, id), r.offset());
             pendingLost.addAll(r.lostBefore());
         }));
@@ -429,17 +428,6 @@ final class QueueWindows {
                     first.prevPositions(), pendingLost), firstOpen);
         }
         return new OpenWindows.Snapshot(new QueueCut(k, lastEnd, pointerEnd, sortedPositions(), pendingLost), firstOpen);
-    }
-
-    /** The oldest record seen of one partition incarnation, and the lost ranges riding on it. */
-    private record Oldest(long offset, List<LostRange> lostBefore) {}
-
-    private static void oldestOf(LogRecord r, List<LostRange> lostBefore, Map<String, Map<String, Oldest>> oldest) {
-        Map<String, Oldest> byId = oldest.computeIfAbsent(r.partition(), p -> new HashMap<>(2));
-        Oldest known = byId.get(r.partitionId());
-        if (known == null || r.offset() < known.offset()) {
-            byId.put(r.partitionId(), new Oldest(r.offset(), lostBefore));
-        }
     }
 
     /** Drops the closed windows the writer has handed on since. */
