@@ -17,7 +17,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +50,7 @@ final class QueueWindows {
     private static final class Cell {
         final long tStart;
         final long tEnd;
-        ArrayList<QueueRecord> records = new ArrayList<>();
+        OpenRecords records = new OpenRecords();
         long payloadBytes;
         long minTs = Long.MAX_VALUE;
 
@@ -89,7 +88,7 @@ final class QueueWindows {
     private final Map<String, CheckpointDoc.Position> closedPositions = new HashMap<>();
 
     private Intent redo;
-    private ArrayList<QueueRecord> redoRecords;
+    private OpenRecords redoRecords;
     private long redoBytes;
 
     private final TreeMap<Long, Cell> cells = new TreeMap<>();
@@ -124,7 +123,7 @@ final class QueueWindows {
         this.frontier = lastEnd == Long.MIN_VALUE ? Long.MIN_VALUE : lastEnd - 1;
         start.redo().ifPresent(intent -> {
             redo = intent;
-            redoRecords = new ArrayList<>();
+            redoRecords = new OpenRecords();
         });
         metrics.bufferedBytes(0);
     }
@@ -209,7 +208,7 @@ final class QueueWindows {
      * Cuts the grid window's records, the lowest stamped {@code firstTs}, into numbered windows from
      * where the last one ended to {@code tEnd}.
      */
-    private void emit(List<QueueRecord> records, long firstTs, long tEnd, Consumer<ClosedWindow> out) {
+    private void emit(OpenRecords records, long firstTs, long tEnd, Consumer<ClosedWindow> out) {
         long tStart = WindowRules.tiledStart(
                 lastEnd == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(lastEnd), firstTs, settings.align());
         countRewrittenPayloads(records);
@@ -223,7 +222,7 @@ final class QueueWindows {
      */
     private void finishRedo(Consumer<ClosedWindow> out) {
         Intent intent = redo;
-        List<QueueRecord> records = redoRecords;
+        OpenRecords records = redoRecords;
         release(records.size(), redoBytes);
         redo = null;
         redoRecords = null;
@@ -242,17 +241,8 @@ final class QueueWindows {
     }
 
     /** The lost ranges riding on records, by record (few carry any), kept only while a writer hands windows on. */
-    private Map<LogRecord, List<LostRange>> lostOf(List<QueueRecord> records) {
-        if (handover.isEmpty()) {
-            return Map.of();
-        }
-        Map<LogRecord, List<LostRange>> lost = new IdentityHashMap<>();
-        for (QueueRecord r : records) {
-            if (!r.lostBefore().isEmpty()) {
-                lost.put(r.record(), r.lostBefore());
-            }
-        }
-        return lost;
+    private Map<LogRecord, List<LostRange>> lostOf(OpenRecords records) {
+        return handover.isEmpty() ? Map.of() : records.lost();
     }
 
     private void collect(List<WindowInput> windows, Optional<Intent> intent, Map<LogRecord, List<LostRange>> lost,
@@ -296,19 +286,19 @@ final class QueueWindows {
         }
         Cell cell = cells.firstEntry().getValue();
         // Sized for the whole cell: most of it usually closes, and growing copies a list of a million references.
-        ArrayList<QueueRecord> closing = new ArrayList<>(cell.records.size());
-        ArrayList<QueueRecord> staying = new ArrayList<>();
+        OpenRecords closing = new OpenRecords(cell.records.size());
+        OpenRecords staying = new OpenRecords();
         long closingBytes = 0;
         long closingMin = Long.MAX_VALUE;
         long stayingMin = Long.MAX_VALUE;
-        for (QueueRecord r : cell.records) {
-            long ts = r.record().tsMicros();
+        for (LogRecord r : cell.records.records()) {
+            long ts = r.tsMicros();
             if (ts <= frontier) {
-                closing.add(r);
-                closingBytes += r.record().payload().length;
+                closing.add(r, cell.records.lostBefore(r));
+                closingBytes += r.payload().length;
                 closingMin = Math.min(closingMin, ts);
             } else {
-                staying.add(r);
+                staying.add(r, cell.records.lostBefore(r));
                 stayingMin = Math.min(stayingMin, ts);
             }
         }
@@ -409,10 +399,10 @@ final class QueueWindows {
             oldest.merge(closed.oldest());
         }
         if (redoRecords != null) {
-            redoRecords.forEach(r -> oldest.add(r.record(), r.lostBefore()));
+            redoRecords.forEach(oldest::add);
         }
         for (Cell cell : cells.values()) {
-            cell.records.forEach(r -> oldest.add(r.record(), r.lostBefore()));
+            cell.records.forEach(oldest::add);
         }
         Map<String, Long> firstOpen = new HashMap<>();
         List<LostRange> pendingLost = new ArrayList<>();
@@ -452,13 +442,12 @@ final class QueueWindows {
      * well-formed UTF-8, see {@link PayloadText}) is counted and logged once, when its window
      * closes: a real broker never sends one, so each is a broker or producer bug worth a line.
      */
-    private void countRewrittenPayloads(List<QueueRecord> records) {
-        for (QueueRecord r : records) {
-            if (PayloadText.isRewritten(r.record())) {
+    private void countRewrittenPayloads(OpenRecords records) {
+        for (LogRecord r : records.records()) {
+            if (PayloadText.isRewritten(r)) {
                 metrics.payloadRewritten();
                 LOG.warn("payload rewritten: queue={} partition={} offset={}: {}; the lake holds it as a JSON string"
-                        + " of its lossy UTF-8", queue, r.record().partition(), r.record().offset(),
-                        PayloadText.whyRewritten(r.record().payload()));
+                        + " of its lossy UTF-8", queue, r.partition(), r.offset(), PayloadText.whyRewritten(r.payload()));
             }
         }
     }
