@@ -21,6 +21,8 @@ final class OpenRecords {
     private final ArrayList<LogRecord> records;
     /** The records that carry lost ranges, by identity: few, and each record is one instance. */
     private final Map<LogRecord, List<LostRange>> lost = new IdentityHashMap<>();
+    /** The records' size-cut weight ({@link LogRecord#weight()}), summed while each payload is at hand. */
+    private long weight;
 
     OpenRecords() {
         this.records = new ArrayList<>();
@@ -43,6 +45,7 @@ final class OpenRecords {
 
     void add(LogRecord r, List<LostRange> lostBefore) {
         records.add(r);
+        weight += r.weight();
         if (!lostBefore.isEmpty()) {
             lost.put(r, lostBefore);
         }
@@ -54,6 +57,11 @@ final class OpenRecords {
 
     boolean isEmpty() {
         return records.isEmpty();
+    }
+
+    /** What the size cut weighs the records at, in total. */
+    long weight() {
+        return weight;
     }
 
     /** The records in arrival order; the list is this holder's, not a copy. */
@@ -81,5 +89,6 @@ final class OpenRecords {
     void clear() {
         records.clear();
         lost.clear();
+        weight = 0;
     }
 }

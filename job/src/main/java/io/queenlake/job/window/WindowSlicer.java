@@ -32,7 +32,11 @@ final class WindowSlicer {
     static List<WindowInput> slice(
             String tenant, String queue, long tStart, long tEnd, OpenRecords records, long firstK,
             long targetBytes) {
-        List<SizeCut.Slice> slices = SizeCut.cut(tStart, tEnd, records.records(), targetBytes);
+        List<SizeCut.Slice> slices = records.weight() < targetBytes
+                // No running weight can reach the target: SizeCut would only weigh every payload again to
+                // find that out (WindowInput still checks every record lies in the window).
+                ? List.of(new SizeCut.Slice(tStart, tEnd, records.records()))
+                : SizeCut.cut(tStart, tEnd, records.records(), targetBytes);
         long[] cuts = new long[slices.size() - 1];
         for (int i = 1; i < slices.size(); i++) {
             cuts[i - 1] = slices.get(i).tStart();
