@@ -1,5 +1,6 @@
 package io.queenlake.job.window;
 
+import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.format.order.Utf8ByteOrder;
 import io.queenlake.format.window.SizeCut;
@@ -32,11 +33,15 @@ final class WindowSlicer {
     static List<WindowInput> slice(
             String tenant, String queue, long tStart, long tEnd, OpenRecords records, long firstK,
             long targetBytes) {
+        // The one copy a window's records need (windows hold immutable lists), made first: SizeCut's
+        // passes then walk the list every later pass walks, not the holder's read-only view, whose
+        // iterator cost a call per record there.
+        List<LogRecord> all = List.copyOf(records.records());
         List<SizeCut.Slice> slices = records.weight() < targetBytes
                 // No running weight can reach the target: SizeCut would only weigh every payload again to
                 // find that out (WindowInput still checks every record lies in the window).
-                ? List.of(new SizeCut.Slice(tStart, tEnd, records.records()))
-                : SizeCut.cut(tStart, tEnd, records.records(), targetBytes);
+                ? List.of(new SizeCut.Slice(tStart, tEnd, all))
+                : SizeCut.cut(tStart, tEnd, all, targetBytes);
         long[] cuts = new long[slices.size() - 1];
         for (int i = 1; i < slices.size(); i++) {
             cuts[i - 1] = slices.get(i).tStart();
