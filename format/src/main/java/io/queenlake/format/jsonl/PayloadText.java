@@ -20,7 +20,7 @@ public final class PayloadText {
         if (p.length == 0) {
             return false;
         }
-        if (record.payloadParsed() && isAscii(p)) {
+        if (record.payloadParsed() && StringStops.isAscii(p)) {
             return false; // a strict parser vouched for it, and ASCII leaves no UTF-8 question
         }
         return !isJson(p);
@@ -55,14 +55,5 @@ public final class PayloadText {
             i += len;
         }
         return "it is not one JSON text";
-    }
-
-    private static boolean isAscii(byte[] p) {
-        for (byte b : p) {
-            if (b < 0) {
-                return false;
-            }
-        }
-        return true;
     }
 }

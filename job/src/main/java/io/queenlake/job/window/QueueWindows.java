@@ -17,7 +17,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +50,7 @@ final class QueueWindows {
     private static final class Cell {
         final long tStart;
         final long tEnd;
-        ArrayList<QueueRecord> records = new ArrayList<>();
+        OpenRecords records = new OpenRecords();
         long payloadBytes;
         long minTs = Long.MAX_VALUE;
 
@@ -74,7 +73,7 @@ final class QueueWindows {
      * here, the cut stays before it and its records count as open (a restore reads them again).
      */
     private record Unhanded(long k, long prevEnd, List<CheckpointDoc.Position> prevPositions,
-            Map<String, Map<String, Oldest>> oldest) {}
+            Map<String, Map<String, OldestOpen.Oldest>> oldest) {}
 
     private final String queue;
     private final WindowSettings settings;
@@ -89,7 +88,7 @@ final class QueueWindows {
     private final Map<String, CheckpointDoc.Position> closedPositions = new HashMap<>();
 
     private Intent redo;
-    private ArrayList<QueueRecord> redoRecords;
+    private OpenRecords redoRecords;
     private long redoBytes;
 
     private final TreeMap<Long, Cell> cells = new TreeMap<>();
@@ -124,7 +123,7 @@ final class QueueWindows {
         this.frontier = lastEnd == Long.MIN_VALUE ? Long.MIN_VALUE : lastEnd - 1;
         start.redo().ifPresent(intent -> {
             redo = intent;
-            redoRecords = new ArrayList<>();
+            redoRecords = new OpenRecords();
         });
         metrics.bufferedBytes(0);
     }
@@ -201,16 +200,15 @@ final class QueueWindows {
                 recent = null;
             }
             release(cell.records.size(), cell.payloadBytes);
-            emit(cell.records, cell.tEnd, out);
+            emit(cell.records, cell.minTs, cell.tEnd, out);
         }
     }
 
-    /** Cuts the grid window's records into numbered windows from where the last one ended to {@code tEnd}. */
-    private void emit(List<QueueRecord> records, long tEnd, Consumer<ClosedWindow> out) {
-        long firstTs = Long.MAX_VALUE;
-        for (QueueRecord r : records) {
-            firstTs = Math.min(firstTs, r.record().tsMicros());
-        }
+    /**
+     * Cuts the grid window's records, the lowest stamped {@code firstTs}, into numbered windows from
+     * where the last one ended to {@code tEnd}.
+     */
+    private void emit(OpenRecords records, long firstTs, long tEnd, Consumer<ClosedWindow> out) {
         long tStart = WindowRules.tiledStart(
                 lastEnd == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(lastEnd), firstTs, settings.align());
         countRewrittenPayloads(records);
@@ -224,7 +222,7 @@ final class QueueWindows {
      */
     private void finishRedo(Consumer<ClosedWindow> out) {
         Intent intent = redo;
-        List<QueueRecord> records = redoRecords;
+        OpenRecords records = redoRecords;
         release(records.size(), redoBytes);
         redo = null;
         redoRecords = null;
@@ -243,17 +241,8 @@ final class QueueWindows {
     }
 
     /** The lost ranges riding on records, by record (few carry any), kept only while a writer hands windows on. */
-    private Map<LogRecord, List<LostRange>> lostOf(List<QueueRecord> records) {
-        if (handover.isEmpty()) {
-            return Map.of();
-        }
-        Map<LogRecord, List<LostRange>> lost = new IdentityHashMap<>();
-        for (QueueRecord r : records) {
-            if (!r.lostBefore().isEmpty()) {
-                lost.put(r.record(), r.lostBefore());
-            }
-        }
-        return lost;
+    private Map<LogRecord, List<LostRange>> lostOf(OpenRecords records) {
+        return handover.isEmpty() ? Map.of() : records.lost();
     }
 
     private void collect(List<WindowInput> windows, Optional<Intent> intent, Map<LogRecord, List<LostRange>> lost,
@@ -263,11 +252,11 @@ final class QueueWindows {
         for (WindowInput window : windows) {
             if (handover.isPresent()) {
                 // Only where a restore would read the window again, not its records: the writer holds those.
-                Map<String, Map<String, Oldest>> oldest = new HashMap<>();
+                OldestOpen oldest = new OldestOpen();
                 for (LogRecord r : window.records()) {
-                    oldestOf(r, lost.getOrDefault(r, List.of()), oldest);
+                    oldest.add(r, lost.isEmpty() ? List.of() : lost.getOrDefault(r, List.of()));
                 }
-                unhanded.addLast(new Unhanded(window.k(), prevEnd, sortedPositions(), oldest));
+                unhanded.addLast(new Unhanded(window.k(), prevEnd, sortedPositions(), oldest.byPartition()));
                 prevEnd = window.tEnd();
             }
             closedPositions.putAll(ResumePositions.after(window.records()));
@@ -296,17 +285,20 @@ final class QueueWindows {
             return false;
         }
         Cell cell = cells.firstEntry().getValue();
-        ArrayList<QueueRecord> closing = new ArrayList<>();
-        ArrayList<QueueRecord> staying = new ArrayList<>();
+        // Sized for the whole cell: most of it usually closes, and growing copies a list of a million references.
+        OpenRecords closing = new OpenRecords(cell.records.size());
+        OpenRecords staying = new OpenRecords();
         long closingBytes = 0;
+        long closingMin = Long.MAX_VALUE;
         long stayingMin = Long.MAX_VALUE;
-        for (QueueRecord r : cell.records) {
-            long ts = r.record().tsMicros();
+        for (LogRecord r : cell.records.records()) {
+            long ts = r.tsMicros();
             if (ts <= frontier) {
-                closing.add(r);
-                closingBytes += r.record().payload().length;
+                closing.add(r, cell.records.lostBefore(r));
+                closingBytes += r.payload().length;
+                closingMin = Math.min(closingMin, ts);
             } else {
-                staying.add(r);
+                staying.add(r, cell.records.lostBefore(r));
                 stayingMin = Math.min(stayingMin, ts);
             }
         }
@@ -322,7 +314,7 @@ final class QueueWindows {
         long heldBefore = weight();
         release(closing.size(), closingBytes);
         long firstK = k + 1;
-        emit(closing, frontier + 1, out);
+        emit(closing, closingMin, frontier + 1, out);
         LOG.info("queue '{}': the open windows are over the memory budget ({}={} bytes); window k={}..{} closes early"
                 + " at the frontier: {} records, {} payload bytes, [.., {}); the queue held {} bytes, {} stay open",
                 queue, WindowOptions.MEMORY_MB.envName(), settings.memoryBytes(), firstK, k, closing.size(),
@@ -402,22 +394,19 @@ final class QueueWindows {
      */
     OpenWindows.Snapshot snapshot() {
         closedThroughAtSnapshot = closedThrough();
-        Map<String, Map<String, Oldest>> oldest = new HashMap<>();
+        OldestOpen oldest = new OldestOpen();
         for (Unhanded closed : unhanded) {
-            closed.oldest().forEach((partition, byId) -> byId.forEach((id, o) -> {
-                Map<String, Oldest> known = oldest.computeIfAbsent(partition, p -> new HashMap<>(2));
-                known.merge(id, o, (a, b) -> a.offset() <= b.offset() ? a : b);
-            }));
+            oldest.merge(closed.oldest());
         }
         if (redoRecords != null) {
-            redoRecords.forEach(r -> oldestOf(r.record(), r.lostBefore(), oldest));
+            redoRecords.forEach(oldest::add);
         }
         for (Cell cell : cells.values()) {
-            cell.records.forEach(r -> oldestOf(r.record(), r.lostBefore(), oldest));
+            cell.records.forEach(oldest::add);
         }
         Map<String, Long> firstOpen = new HashMap<>();
         List<LostRange> pendingLost = new ArrayList<>();
-        oldest.forEach((partition, byId) -> byId.forEach((id, r) -> {
+        oldest.byPartition().forEach((partition, byId) -> byId.forEach((id, r) -> {
             firstOpen.put(PartitionSplit.splitId(queue, partition, id), r.offset());
             pendingLost.addAll(r.lostBefore());
         }));
@@ -429,17 +418,6 @@ final class QueueWindows {
                     first.prevPositions(), pendingLost), firstOpen);
         }
         return new OpenWindows.Snapshot(new QueueCut(k, lastEnd, pointerEnd, sortedPositions(), pendingLost), firstOpen);
-    }
-
-    /** The oldest record seen of one partition incarnation, and the lost ranges riding on it. */
-    private record Oldest(long offset, List<LostRange> lostBefore) {}
-
-    private static void oldestOf(LogRecord r, List<LostRange> lostBefore, Map<String, Map<String, Oldest>> oldest) {
-        Map<String, Oldest> byId = oldest.computeIfAbsent(r.partition(), p -> new HashMap<>(2));
-        Oldest known = byId.get(r.partitionId());
-        if (known == null || r.offset() < known.offset()) {
-            byId.put(r.partitionId(), new Oldest(r.offset(), lostBefore));
-        }
     }
 
     /** Drops the closed windows the writer has handed on since. */
@@ -464,13 +442,12 @@ final class QueueWindows {
      * well-formed UTF-8, see {@link PayloadText}) is counted and logged once, when its window
      * closes: a real broker never sends one, so each is a broker or producer bug worth a line.
      */
-    private void countRewrittenPayloads(List<QueueRecord> records) {
-        for (QueueRecord r : records) {
-            if (PayloadText.isRewritten(r.record())) {
+    private void countRewrittenPayloads(OpenRecords records) {
+        for (LogRecord r : records.records()) {
+            if (PayloadText.isRewritten(r)) {
                 metrics.payloadRewritten();
                 LOG.warn("payload rewritten: queue={} partition={} offset={}: {}; the lake holds it as a JSON string"
-                        + " of its lossy UTF-8", queue, r.record().partition(), r.record().offset(),
-                        PayloadText.whyRewritten(r.record().payload()));
+                        + " of its lossy UTF-8", queue, r.partition(), r.offset(), PayloadText.whyRewritten(r.payload()));
             }
         }
     }

@@ -5,7 +5,6 @@ import io.queenlake.format.model.LostRange;
 import io.queenlake.format.order.Utf8ByteOrder;
 import io.queenlake.format.window.SizeCut;
 import io.queenlake.format.window.WindowInput;
-import io.queenlake.source.QueueRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -32,13 +31,17 @@ final class WindowSlicer {
      * @param records every record of the window, all stamped in {@code [tStart, tEnd)}
      */
     static List<WindowInput> slice(
-            String tenant, String queue, long tStart, long tEnd, List<QueueRecord> records, long firstK,
+            String tenant, String queue, long tStart, long tEnd, OpenRecords records, long firstK,
             long targetBytes) {
-        List<LogRecord> logRecords = new ArrayList<>(records.size());
-        for (QueueRecord r : records) {
-            logRecords.add(r.record());
-        }
-        List<SizeCut.Slice> slices = SizeCut.cut(tStart, tEnd, logRecords, targetBytes);
+        // The one copy a window's records need (windows hold immutable lists), made first: SizeCut's
+        // passes then walk the list every later pass walks, not the holder's read-only view, whose
+        // iterator cost a call per record there.
+        List<LogRecord> all = List.copyOf(records.records());
+        List<SizeCut.Slice> slices = records.weight() < targetBytes
+                // No running weight can reach the target: SizeCut would only weigh every payload again to
+                // find that out (WindowInput still checks every record lies in the window).
+                ? List.of(new SizeCut.Slice(tStart, tEnd, all))
+                : SizeCut.cut(tStart, tEnd, all, targetBytes);
         long[] cuts = new long[slices.size() - 1];
         for (int i = 1; i < slices.size(); i++) {
             cuts[i - 1] = slices.get(i).tStart();
@@ -47,12 +50,10 @@ final class WindowSlicer {
         for (int i = 0; i < slices.size(); i++) {
             lost.add(new TreeSet<>(LOST_ORDER));
         }
-        for (QueueRecord r : records) {
-            if (!r.lostBefore().isEmpty()) {
-                int slot = Arrays.binarySearch(cuts, r.record().tsMicros());
-                lost.get(slot >= 0 ? slot + 1 : -slot - 1).addAll(r.lostBefore());
-            }
-        }
+        records.lost().forEach((r, lostBefore) -> {
+            int slot = Arrays.binarySearch(cuts, r.tsMicros());
+            lost.get(slot >= 0 ? slot + 1 : -slot - 1).addAll(lostBefore);
+        });
         List<WindowInput> windows = new ArrayList<>(slices.size());
         for (int i = 0; i < slices.size(); i++) {
             SizeCut.Slice s = slices.get(i);

@@ -28,7 +28,7 @@ class WindowSlicerTest {
     @Test
     void aWindowUnderTheTargetIsOneWindowNumberedFirstK() {
         List<QueueRecord> records = List.of(record("a", 0, T0 + 1, 10), record("b", 0, T0 + 2, 10));
-        List<WindowInput> windows = WindowSlicer.slice(TENANT, "orders", T0, T1, records, 8, 1_000);
+        List<WindowInput> windows = WindowSlicer.slice(TENANT, "orders", T0, T1, OpenRecords.of(records), 8, 1_000);
         assertThat(windows).hasSize(1);
         assertThat(windows.get(0).k()).isEqualTo(8);
         assertThat(windows.get(0).tStart()).isEqualTo(T0);
@@ -42,7 +42,7 @@ class WindowSlicerTest {
         for (int i = 0; i < 10; i++) {
             records.add(record("a", i, T0 + 1_000L * (i + 1), 100));
         }
-        List<WindowInput> windows = WindowSlicer.slice(TENANT, "orders", T0, T1, records, 3, 250);
+        List<WindowInput> windows = WindowSlicer.slice(TENANT, "orders", T0, T1, OpenRecords.of(records), 3, 250);
         // 100-byte records, target 250: the running weight reaches 300 after three records, so a cut every three stamps.
         assertThat(windows).extracting(WindowInput::k).containsExactly(3L, 4L, 5L, 6L);
         assertThat(windows).extracting(w -> w.records().size()).containsExactly(3, 3, 3, 1);
@@ -62,7 +62,7 @@ class WindowSlicerTest {
         records.add(record("é", 3, T0 + 4_000, 100, new LostRange("é", 0, 2)));
         records.add(record("d", 3, T0 + 4_000, 100, new LostRange("d", 1, 2)));
         // Target 150: a+b (one stamp) reach 200, cut at c; c alone reaches 200, cut at d and é.
-        List<WindowInput> windows = WindowSlicer.slice(TENANT, "orders", T0, T1, records, 1, 150);
+        List<WindowInput> windows = WindowSlicer.slice(TENANT, "orders", T0, T1, OpenRecords.of(records), 1, 150);
         assertThat(windows).hasSize(3);
         assertThat(windows.get(0).lost()).containsExactly(new LostRange("a", 0, 4), new LostRange("b", 7, 8));
         assertThat(windows.get(1).lost()).isEmpty();
@@ -79,11 +79,11 @@ class WindowSlicerTest {
             records.add(record(partition, i, T0 + random.nextInt(1000) * 1000L, 1 + random.nextInt(50),
                     random.nextInt(20) == 0 ? new LostRange[] {new LostRange(partition, i, i)} : new LostRange[0]));
         }
-        List<WindowInput> reference = WindowSlicer.slice(TENANT, "orders", T0, T1, records, 1, 700);
+        List<WindowInput> reference = WindowSlicer.slice(TENANT, "orders", T0, T1, OpenRecords.of(records), 1, 700);
         for (int round = 0; round < 5; round++) {
             List<QueueRecord> shuffled = new ArrayList<>(records);
             Collections.shuffle(shuffled, random);
-            List<WindowInput> windows = WindowSlicer.slice(TENANT, "orders", T0, T1, shuffled, 1, 700);
+            List<WindowInput> windows = WindowSlicer.slice(TENANT, "orders", T0, T1, OpenRecords.of(shuffled), 1, 700);
             assertThat(windows).as("seed %d round %d", seed, round).hasSameSizeAs(reference);
             for (int i = 0; i < windows.size(); i++) {
                 assertThat(windows.get(i).tStart()).isEqualTo(reference.get(i).tStart());
