@@ -59,7 +59,7 @@ final class StatusTables implements Closeable {
             return;
         }
         try {
-            out.println(TableStatus.read(catalog, link.icebergNamespace(), sink, queue).line(pointerK));
+            out.println(TableStatus.read(catalog, link, sink, queue).line(pointerK));
         } catch (NotAuthorizedException | ForbiddenException e) {
             out.println(of + "the " + link.describe() + " refused it (" + e.getMessage() + "): check"
                     + " QUEEN_LAKE_ICEBERG_TOKEN or QUEEN_LAKE_ICEBERG_CREDENTIAL (QUEEN_LAKE_ICEBERG_USER and"

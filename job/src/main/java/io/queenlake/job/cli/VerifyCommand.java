@@ -12,7 +12,6 @@ import io.queenlake.format.model.LostRange;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.config.Setting;
 import io.queenlake.job.iceberg.CatalogLink;
-import io.queenlake.job.iceberg.QueueTableName;
 import io.queenlake.job.iceberg.TableCheck;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
@@ -22,11 +21,10 @@ import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.configuration.Configuration;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
  * {@code ./queen-lake verify --queue Q [--sink S]}: the lake checker as a command. Per queue it
@@ -127,14 +125,13 @@ final class VerifyCommand implements Subcommand {
         CatalogLink link = settings.catalog().get();
         Catalog catalog = link.open();
         try {
-            TableIdentifier id = TableIdentifier.of(link.icebergNamespace(), QueueTableName.of(queue));
-            Table table;
-            try {
-                table = catalog.loadTable(id);
-            } catch (NoSuchTableException e) {
-                out.println("  Iceberg table " + id + ": missing" + (committedK > 0 ? " (the lake holds windows 1.." + committedK + ")" : ""));
+            Optional<Table> existing = link.existingTable(catalog, queue);
+            if (existing.isEmpty()) {
+                out.println("  Iceberg table " + link.tableOf(queue) + ": missing"
+                        + (committedK > 0 ? " (the lake holds windows 1.." + committedK + ")" : ""));
                 return committedK == 0;
             }
+            Table table = existing.get();
             FlinkLakeFiles files = lakeFiles(settings);
             SidecarKeys sidecars = new SidecarKeys(settings.prefix(), settings.tenant(), queue);
             Map<Long, Manifest> manifests = new HashMap<>();

@@ -4,9 +4,14 @@ import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
  * How the committer reaches the Iceberg catalog, shipped with the job graph: the catalog's type
@@ -119,6 +124,23 @@ public record CatalogLink(String type, Map<String, String> properties, String na
         p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, type);
         // Hadoop's configuration only for file:// warehouses (HadoopFileIO); S3 goes through S3FileIO.
         return CatalogUtil.buildIcebergCatalog(name, p, new org.apache.hadoop.conf.Configuration(false));
+    }
+
+    /** How the job names {@code queue}'s table in this catalog. */
+    public TableIdentifier tableOf(String queue) {
+        return TableIdentifier.of(icebergNamespace(), QueueTableName.of(queue));
+    }
+
+    /**
+     * {@code queue}'s table, empty while the catalog has neither it nor its namespace (a REST
+     * catalog tells the two apart, a JDBC one answers both as a missing table).
+     */
+    public Optional<Table> existingTable(Catalog catalog, String queue) {
+        try {
+            return Optional.of(catalog.loadTable(tableOf(queue)));
+        } catch (NoSuchTableException | NoSuchNamespaceException missing) {
+            return Optional.empty();
+        }
     }
 
     public Namespace icebergNamespace() {

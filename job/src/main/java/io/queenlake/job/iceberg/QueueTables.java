@@ -6,6 +6,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -14,7 +15,6 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.ForbiddenException;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +59,7 @@ public final class QueueTables implements Closeable {
      */
     public boolean append(Manifest window, String manifestKey) throws CatalogUnavailableException {
         WindowAppend.Outcome outcome;
-        String table = identifier(window.queue()).toString();
+        String table = link.tableOf(window.queue()).toString();
         try {
             outcome = WindowAppend.append(table(window.queue()), sink, window, manifestKey, pathOfKey);
         } catch (NotAuthorizedException | ForbiddenException e) {
@@ -88,10 +88,6 @@ public final class QueueTables implements Closeable {
         return WindowAppend.lastAppended(table, sink, queue);
     }
 
-    public TableIdentifier identifier(String queue) {
-        return TableIdentifier.of(link.icebergNamespace(), QueueTableName.of(queue));
-    }
-
     private synchronized void forget(String queue) {
         tables.remove(queue);
     }
@@ -112,12 +108,11 @@ public final class QueueTables implements Closeable {
 
     private Table loadOrCreate(String queue) {
         Catalog c = catalog();
-        TableIdentifier id = identifier(queue);
-        try {
-            return c.loadTable(id);
-        } catch (NoSuchTableException missing) {
-            // created below
+        Optional<Table> existing = link.existingTable(c, queue);
+        if (existing.isPresent()) {
+            return existing.get();
         }
+        TableIdentifier id = link.tableOf(queue);
         Namespace ns = link.icebergNamespace();
         if (c instanceof SupportsNamespaces namespaces && !namespaces.namespaceExists(ns)) {
             try {

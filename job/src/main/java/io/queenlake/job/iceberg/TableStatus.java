@@ -1,13 +1,10 @@
 package io.queenlake.job.iceberg;
 
 import io.queenlake.format.model.Micros;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.NoSuchNamespaceException;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 
 /**
  * How far a queue's Iceberg table holds this sink's windows, for {@code ./queen-lake status}: read
@@ -22,14 +19,12 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 public record TableStatus(String table, String sink, boolean exists, long lastWindow, OptionalLong appendedAtMillis) {
 
     /** The table of {@code sink}'s {@code queue}; a missing table or namespace is a table not created yet. */
-    public static TableStatus read(Catalog catalog, Namespace namespace, String sink, String queue) {
-        TableIdentifier id = TableIdentifier.of(namespace, QueueTableName.of(queue));
-        Table table;
-        try {
-            table = catalog.loadTable(id);
-        } catch (NoSuchTableException | NoSuchNamespaceException e) {
-            return new TableStatus(CatalogLink.NAME + "." + id, sink, false, 0, OptionalLong.empty());
+    public static TableStatus read(Catalog catalog, CatalogLink link, String sink, String queue) {
+        Optional<Table> existing = link.existingTable(catalog, queue);
+        if (existing.isEmpty()) {
+            return new TableStatus(CatalogLink.NAME + "." + link.tableOf(queue), sink, false, 0, OptionalLong.empty());
         }
+        Table table = existing.get();
         WindowAppend.LastWindow last = WindowAppend.lastWindow(table, sink, queue);
         OptionalLong at = last.appendedBy().map(s -> OptionalLong.of(s.timestampMillis())).orElse(OptionalLong.empty());
         return new TableStatus(table.name(), sink, true, last.k(), at);
