@@ -3,7 +3,9 @@ package io.queenlake.broker.kv;
 import io.queenlake.broker.client.KvRow;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.format.manifest.Intent;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -37,7 +39,22 @@ public final class Intents {
 
     /** The queue's intent as stored now. */
     public ObservedIntent read(String queue) {
-        Optional<KvRow> row = KvDocuments.get(client, List.of(keys.intent(queue))).get(0);
+        return observed(queue, KvDocuments.get(client, List.of(keys.intent(queue))).get(0));
+    }
+
+    /** The intents of many queues, in as few KV batches as the broker allows. */
+    public Map<String, ObservedIntent> readAll(List<String> queues) {
+        Map<String, ObservedIntent> intents = new LinkedHashMap<>();
+        KvBatches.forEach(queues, (from, batch) -> {
+            List<Optional<KvRow>> rows = KvDocuments.get(client, batch.stream().map(keys::intent).toList());
+            for (int i = 0; i < batch.size(); i++) {
+                intents.put(batch.get(i), observed(batch.get(i), rows.get(i)));
+            }
+        });
+        return intents;
+    }
+
+    private ObservedIntent observed(String queue, Optional<KvRow> row) {
         if (row.isEmpty()) {
             return ObservedIntent.absent();
         }

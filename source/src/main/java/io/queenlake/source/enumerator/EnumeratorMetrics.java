@@ -21,6 +21,7 @@ final class EnumeratorMetrics {
     static final String SAFE_TIME = "safeTime";
     static final String LEASES_HELD = "leasesHeld";
     static final String LEASE_HELD = "leaseHeld";
+    static final String REFUSED_QUEUES = "refusedQueues";
     static final String INCARNATIONS_REPLACED = "incarnationsReplaced";
     static final String LAG_SECONDS = "lagSeconds";
     static final String QUEUE_GROUP = "queue";
@@ -33,6 +34,7 @@ final class EnumeratorMetrics {
     private volatile long safeTimeMillis = Long.MIN_VALUE;
     private volatile int leasesHeld;
     private volatile long unassigned;
+    private volatile int refused;
 
     /** One queue's values. */
     private static final class QueueMetrics {
@@ -50,6 +52,7 @@ final class EnumeratorMetrics {
         group.gauge(PARTITIONS_DISCOVERED, (Gauge<Integer>) () -> partitions);
         group.gauge(SAFE_TIME, (Gauge<Long>) () -> safeTimeMillis);
         group.gauge(LEASES_HELD, (Gauge<Integer>) () -> leasesHeld);
+        group.gauge(REFUSED_QUEUES, (Gauge<Integer>) () -> refused);
         group.setUnassignedSplitsGauge((Gauge<Long>) () -> unassigned);
     }
 
@@ -89,6 +92,11 @@ final class EnumeratorMetrics {
         this.partitions = partitions;
         this.leasesHeld = leasesHeld;
         this.unassigned = unassigned;
+    }
+
+    /** Queues held but not read: their lake is ahead of their commit pointer, or not checked yet. */
+    void refused(int queues) {
+        this.refused = queues;
     }
 
     void passCompleted(long safeTimeMicros) {

@@ -45,6 +45,11 @@ final class PartitionBook {
         }
     }
 
+    /** The queues with a start decision (all of them restored ones after a restore with Flink state). */
+    List<String> decidedQueues() {
+        return List.copyOf(queues.keySet());
+    }
+
     boolean decided(String queue) {
         return queues.containsKey(queue);
     }

@@ -74,6 +74,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     private final EnumeratorMetrics metrics;
 
     private final WantedQueues wanted;
+    private final RefusedQueues refused = new RefusedQueues();
+    private boolean checkingStarted;
     private final Set<String> swept = new HashSet<>();
     private final Set<String> reported = new HashSet<>();
     private long passes;
@@ -127,8 +129,67 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         LOG.info("QueenSource enumerator of instance {} (incarnation {}) starts: queues {}, sink {}, {} known partitions",
                 leases.instance(), leases.incarnation(), config.allQueues() ? "*" : wanted.names(), config.sink(),
                 book.partitionCount());
+        List<String> restored = book.decidedQueues();
+        if (!restored.isEmpty()) {
+            // Restored splits are back with their readers already: no pass lists them until their lake is checked.
+            long now = System.currentTimeMillis();
+            restored.forEach(queue -> refused.awaitCheck(queue, now));
+            checkStarted(restored);
+        }
         context.callAsync(this::leaseRound, this::onLeases, 0, leases.refreshIntervalMs());
         context.callAsync(() -> discovery.run(nextInput), this::onDiscovery, 0, config.discoveryIntervalMs());
+    }
+
+    // ---------------------------------------------------------------- refused queues
+
+    /**
+     * Checks the lake of queues that already have a split (restored with Flink state) against
+     * their pointers, on the start plan loader's pool: never on the worker thread the lease rounds
+     * use, whatever the bucket's latency.
+     */
+    private void checkStarted(List<String> queues) {
+        checkingStarted = true;
+        plans.refusals(queues).whenComplete((result, error) ->
+                context.runInCoordinatorThread(() -> onStartedChecked(queues, result, error)));
+    }
+
+    private void onStartedChecked(List<String> queues, Map<String, Optional<StartPlan.Refusal>> result,
+            Throwable error) {
+        checkingStarted = false;
+        long now = System.currentTimeMillis();
+        for (String queue : queues) {
+            if (error != null) {
+                refused.refuse(queue, new StartPlan.Refusal("queue '" + queue + "' waits: its commit pointer and"
+                        + " intent could not be read to check them against its manifests in the bucket ("
+                        + AsyncFailures.unwrap(error) + "); it is checked again shortly", false), now);
+                continue;
+            }
+            Optional<StartPlan.Refusal> refusal = result.getOrDefault(queue, Optional.empty());
+            if (refusal.isPresent()) {
+                refused.refuse(queue, refusal.get(), now);
+            } else {
+                refused.clear(queue);
+            }
+        }
+        updateMetrics();
+    }
+
+    /** Refused queues that have a split and are due to be checked again (undecided ones ride on discovery). */
+    private void recheckStarted() {
+        if (checkingStarted) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        List<String> due = new ArrayList<>();
+        for (String queue : refused.names()) {
+            if (book.decided(queue) && mine(queue) && refused.due(queue, now)) {
+                refused.checking(queue, now);
+                due.add(queue);
+            }
+        }
+        if (!due.isEmpty()) {
+            checkStarted(due);
+        }
     }
 
     // ---------------------------------------------------------------- leases
@@ -162,6 +223,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
                 lastSafeTime == Long.MIN_VALUE ? OptionalLong.empty()
                         : CompleteThrough.lagMillis(lastSafeTime, pointer.pointer(), leases.progress(queue))));
         boolean won = wanted.onLeases(view);
+        recheckStarted();
         nextInput = plan();
         updateMetrics();
         if (won) {
@@ -201,6 +263,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
             return;
         }
         Set<String> covered = merge(outcome);
+        // A refused queue holds back no pass: the other queues go on.
+        covered.addAll(refused.names());
         deliverAll();
         if (wanted.allCovered(covered)) {
             passes++;
@@ -240,6 +304,11 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
                 if (plan == null || !full.contains(queue)) {
                     continue; // asked before its lease came: the next run asks it in full
                 }
+                if (plan.refusal().isPresent()) {
+                    refused.refuse(queue, plan.refusal().get(), System.currentTimeMillis());
+                    continue;
+                }
+                refused.clear(queue);
                 StartDecision decision = plan.decide(config.start(), outcome.safeTimeMicros());
                 book.decide(queue, decision);
                 LOG.info("queue '{}' starts from {}", queue, decision);
@@ -286,9 +355,13 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         List<String> full = new ArrayList<>();
         List<String> incremental = new ArrayList<>();
         List<String> undecided = new ArrayList<>();
+        long now = System.currentTimeMillis();
         for (String queue : wanted.names()) {
             if (!mine(queue)) {
                 continue;
+            }
+            if (!book.decided(queue) && refused.contains(queue) && !refused.due(queue, now)) {
+                continue; // refused: its plan (the pointer against the lake) is read again when due
             }
             if (fullSweep || !swept.contains(queue)) {
                 full.add(queue);
@@ -332,8 +405,12 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     }
 
     private void sendPassCompleted(long safeTime) {
-        book.passByReader(context.registeredReaders().keySet()).forEach((reader, queues) ->
-                context.sendEventToSourceReader(reader, new PassCompleted(safeTime, queues)));
+        Set<String> parked = refused.names();
+        book.passByReader(context.registeredReaders().keySet()).forEach((reader, queues) -> {
+            // No pass lists a refused queue: its restored split reads nothing and keeps its cut.
+            queues.keySet().removeAll(parked);
+            context.sendEventToSourceReader(reader, new PassCompleted(safeTime, queues));
+        });
     }
 
     /**
@@ -433,7 +510,23 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         return book.partitionCount();
     }
 
+    /** Tests check refused queues again sooner than {@link RefusedQueues#RECHECK_MS}. */
+    void recheckRefusedAfter(long millis) {
+        refused.recheckAfter(millis);
+    }
+
+    /** Why {@code queue} is refused, once its lake was checked; empty when it is not refused. */
+    Optional<String> refusalOf(String queue) {
+        return refused.sentence(queue);
+    }
+
+    /** Queues held but not read now (their lake is ahead of their pointer, or not checked yet). */
+    Set<String> refusedQueues() {
+        return refused.names();
+    }
+
     private void updateMetrics() {
+        metrics.refused(refused.size());
         metrics.update(wanted, book, assignments.pendingCount());
     }
 }

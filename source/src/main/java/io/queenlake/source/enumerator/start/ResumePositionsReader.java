@@ -13,10 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executor;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 import org.slf4j.Logger;
@@ -33,31 +30,23 @@ import org.slf4j.LoggerFactory;
  * release before them) leaves the partitions of its window at the checkpoint's older position; that
  * is logged once per queue. Nothing here is needed for correctness, only to name a loss exactly.
  */
-final class ResumePositionsReader implements AutoCloseable {
+final class ResumePositionsReader {
 
     private static final Logger LOG = LoggerFactory.getLogger(ResumePositionsReader.class);
     /** Manifests read after the checkpoint at most: past that, a partition only in older ones resumes from the checkpoint. */
     static final int MAX_MANIFESTS = 1_000;
-    private static final int READ_THREADS = 8;
 
     private final LakeRoot root;
     private final String tenant;
     private final CheckpointReader checkpoints;
-    private final ExecutorService reads;
+    private final Executor reads;
 
-    ResumePositionsReader(LakeRoot root, String tenant) {
+    /** {@code reads} runs the bucket reads (the start plan loader's pool). */
+    ResumePositionsReader(LakeRoot root, String tenant, Executor reads) {
         this.root = root;
         this.tenant = tenant;
         this.checkpoints = new CheckpointReader(root, tenant);
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(READ_THREADS, READ_THREADS, 30, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), r -> {
-                    Thread t = new Thread(r, "queen-source-manifest-read");
-                    t.setDaemon(true);
-                    return t;
-                });
-        // Only a start without state reads manifests: the threads go away between starts.
-        pool.allowCoreThreadTimeOut(true);
-        this.reads = pool;
+        this.reads = reads;
     }
 
     /**
@@ -107,12 +96,6 @@ final class ResumePositionsReader implements AutoCloseable {
                     positions.size(), k, checkpoint.map(d -> "k=" + d.k()).orElse("none"), manifests.size());
             return positions;
         });
-    }
-
-    /** Stops the reads still queued (a cancelled or failing enumerator must not wait for them). */
-    @Override
-    public void close() {
-        reads.shutdownNow();
     }
 
     private Optional<Manifest> read(String key) {

@@ -19,18 +19,34 @@ import java.util.Optional;
  * @param openIntentStart without a pointer, {@code tStart} of an intent of window 1: a crashed run
  *     may have published that window's objects, so the queue is read from there, whatever
  *     {@code QUEEN_S3_START} says, and the window operator finishes that window first
+ * @param refusal why the queue must not start now: its lake is ahead of its pointer, or the lake
+ *     could not be checked; such a queue gets no split and is checked again later
  */
 public record StartPlan(Optional<Committed> pointer, Map<String, CheckpointDoc.Position> positions,
-        Optional<Long> openIntentStart) {
+        Optional<Long> openIntentStart, Optional<Refusal> refusal) {
+
+    /**
+     * One sentence saying why a queue does not start.
+     *
+     * @param lakeAhead true when the bucket holds manifests beyond the pointer ({@link LakeAhead}),
+     *     false when the bucket could not be read to check it
+     */
+    public record Refusal(String sentence, boolean lakeAhead) {}
 
     public StartPlan {
         Objects.requireNonNull(pointer, "pointer");
         positions = Map.copyOf(positions);
         Objects.requireNonNull(openIntentStart, "openIntentStart");
+        Objects.requireNonNull(refusal, "refusal");
     }
 
     public StartPlan(Optional<Committed> pointer, Map<String, CheckpointDoc.Position> positions) {
-        this(pointer, positions, Optional.empty());
+        this(pointer, positions, Optional.empty(), Optional.empty());
+    }
+
+    /** A queue that must not start now. */
+    public static StartPlan refused(Refusal refusal) {
+        return new StartPlan(Optional.empty(), Map.of(), Optional.empty(), Optional.of(refusal));
     }
 
     public static StartPlan noPointer() {
@@ -39,7 +55,7 @@ public record StartPlan(Optional<Committed> pointer, Map<String, CheckpointDoc.P
 
     /** No pointer, but an open intent of window 1 starting at {@code tStart}. */
     public static StartPlan openIntent(long tStart) {
-        return new StartPlan(Optional.empty(), Map.of(), Optional.of(tStart));
+        return new StartPlan(Optional.empty(), Map.of(), Optional.of(tStart), Optional.empty());
     }
 
     /**

@@ -3,61 +3,147 @@ package io.queenlake.source.enumerator.start;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.Intents;
+import io.queenlake.broker.kv.ObservedIntent;
 import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Committed;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads, for queues first found without Flink state, the commit pointer from KV and where each
- * partition continues after it ({@link ResumePositionsReader}: the newest bucket checkpoint at or
- * below it and the manifests since), or, without a pointer, an open intent of window 1. Blocking I/O: runs off the coordinator thread. Broker failures
- * propagate as {@code QueenException}; an undecodable pointer is an
+ * Reads, for queues about to start, the commit pointer and the intent from KV (in batches), checks
+ * that the lake holds no manifest beyond them ({@link ManifestTrail}: a queue whose lake is ahead
+ * of its pointer is refused, never started from a pointer that would write over committed
+ * windows), and where each partition continues after the pointer ({@link ResumePositionsReader}:
+ * the newest bucket checkpoint at or below it and the manifests since), or, without a pointer, an
+ * open intent of window 1. The bucket reads of all queues run together on this loader's pool.
+ * Blocking I/O: runs off the coordinator thread. Broker failures propagate as
+ * {@code QueenException}; an undecodable pointer or intent is an
  * {@link io.queenlake.broker.kv.UnreadableDocumentException} (the job must not guess where a queue continues).
  */
 public final class StartPlanLoader implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StartPlanLoader.class);
+    private static final int READ_THREADS = 8;
 
     private final CommitPointers pointers;
     private final Intents intents;
+    private final Optional<ExecutorService> reads;
     private final Optional<ResumePositionsReader> resume;
+    private final Optional<ManifestTrail> trail;
 
-    /** {@code lakeRoot} null reads nothing from the bucket: a pointer then starts at its tEnd. */
+    /** {@code lakeRoot} null reads nothing from the bucket: a pointer then starts at its tEnd, unchecked. */
     public StartPlanLoader(QueenClient client, String sink, String tenant, String lakeRoot) {
         this.pointers = new CommitPointers(client, sink);
         this.intents = new Intents(client, sink);
-        this.resume = lakeRoot == null || lakeRoot.isBlank()
-                ? Optional.empty()
-                : Optional.of(new ResumePositionsReader(LakeRoot.parse(lakeRoot), tenant));
+        if (lakeRoot == null || lakeRoot.isBlank()) {
+            this.reads = Optional.empty();
+            this.resume = Optional.empty();
+            this.trail = Optional.empty();
+        } else {
+            LakeRoot root = LakeRoot.parse(lakeRoot);
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(READ_THREADS, READ_THREADS, 30, TimeUnit.SECONDS,
+                    new LinkedBlockingQueue<>(), r -> {
+                        Thread t = new Thread(r, "queen-source-lake-read");
+                        t.setDaemon(true);
+                        return t;
+                    });
+            // Only queues about to start read the bucket: the threads go away between starts.
+            pool.allowCoreThreadTimeOut(true);
+            this.reads = Optional.of(pool);
+            this.resume = Optional.of(new ResumePositionsReader(root, tenant, pool));
+            this.trail = Optional.of(new ManifestTrail(root, tenant));
+        }
     }
 
     public Map<String, StartPlan> load(List<String> queues) {
-        Map<String, StartPlan> plans = new LinkedHashMap<>();
-        Map<String, CompletableFuture<Map<String, CheckpointDoc.Position>>> reading = new LinkedHashMap<>();
         Map<String, ObservedPointer> observed = pointers.readAll(queues);
+        Map<String, ObservedIntent> intentsRead = intents.readAll(queues);
+        Map<String, CompletableFuture<Optional<LakeAhead>>> checks = lakeChecks(observed, intentsRead);
+        Map<String, CompletableFuture<Map<String, CheckpointDoc.Position>>> reading = new LinkedHashMap<>();
         // Every queue's bucket reads at once: a start without state over many queues is one wait, not one per queue.
         observed.forEach((queue, o) -> o.pointer().ifPresent(committed -> reading.put(queue,
                 resume.map(r -> r.after(queue, committed.k())).orElse(CompletableFuture.completedFuture(Map.of())))));
-        observed.forEach((queue, o) -> plans.put(queue, o.pointer()
-                .map(committed -> withPointer(queue, committed, reading.get(queue)))
-                .orElseGet(() -> noPointer(queue))));
+        Map<String, StartPlan> plans = new LinkedHashMap<>();
+        observed.forEach((queue, o) -> {
+            Optional<StartPlan.Refusal> refusal = refusal(queue, checks.get(queue));
+            plans.put(queue, refusal.map(StartPlan::refused).orElseGet(() -> o.pointer()
+                    .map(committed -> withPointer(queue, committed, reading.get(queue)))
+                    .orElseGet(() -> noPointer(queue, intentsRead.get(queue)))));
+        });
         return plans;
     }
 
+    /**
+     * Whether each queue's lake is ahead of its pointer, checked on the pool, all at once, off the
+     * caller's thread (an already-started queue's check, for a restore with Flink state). Empty
+     * for every queue when there is no lake root.
+     */
+    public CompletableFuture<Map<String, Optional<StartPlan.Refusal>>> refusals(List<String> queues) {
+        if (reads.isEmpty()) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+        return CompletableFuture.supplyAsync(() -> lakeChecks(pointers.readAll(queues), intents.readAll(queues)),
+                reads.get()).thenCompose(checks -> CompletableFuture.allOf(checks.values().toArray(CompletableFuture[]::new))
+                        .handle((done, failed) -> {
+                            Map<String, Optional<StartPlan.Refusal>> refusals = new LinkedHashMap<>();
+                            checks.forEach((queue, check) -> refusals.put(queue, refusal(queue, check)));
+                            return refusals;
+                        }));
+    }
+
+    private Map<String, CompletableFuture<Optional<LakeAhead>>> lakeChecks(
+            Map<String, ObservedPointer> observed, Map<String, ObservedIntent> intentsRead) {
+        Map<String, CompletableFuture<Optional<LakeAhead>>> checks = new LinkedHashMap<>();
+        if (trail.isEmpty()) {
+            return checks;
+        }
+        observed.forEach((queue, o) -> checks.put(queue, CompletableFuture.supplyAsync(() -> {
+            try {
+                return trail.get().check(queue, pointers.committedKey(queue), o.pointer(),
+                        intentsRead.get(queue).intent());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, reads.get())));
+        return checks;
+    }
+
+    private static Optional<StartPlan.Refusal> refusal(String queue, CompletableFuture<Optional<LakeAhead>> check) {
+        if (check == null) {
+            return Optional.empty();
+        }
+        try {
+            return check.get().map(ahead -> new StartPlan.Refusal(ahead.describe(), true));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking the lake of queue '" + queue + "'", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause() instanceof UncheckedIOException io ? io.getCause() : e.getCause();
+            return Optional.of(new StartPlan.Refusal("queue '" + queue + "' waits: its manifests in the bucket could"
+                    + " not be checked against its commit pointer (" + cause + "); check the bucket's endpoint and"
+                    + " credentials, it is checked again shortly", false));
+        }
+    }
+
     /** A queue never committed, unless a crashed run left the intent of its window 1 open. */
-    private StartPlan noPointer(String queue) {
-        return intents.read(queue).openAbove(0).map(intent -> {
+    private StartPlan noPointer(String queue, ObservedIntent intent) {
+        return intent.openAbove(0).map(open -> {
             LOG.info("queue {}: no commit pointer, but the intent of window 1 [{}, {}) is open: reading from its start",
-                    queue, intent.tStart(), intent.tEnd());
-            return StartPlan.openIntent(intent.tStart());
+                    queue, open.tStart(), open.tEnd());
+            return StartPlan.openIntent(open.tStart());
         }).orElseGet(StartPlan::noPointer);
     }
 
@@ -80,9 +166,9 @@ public final class StartPlanLoader implements AutoCloseable {
         return new StartPlan(Optional.of(committed), positions);
     }
 
-    /** Stops the bucket reads still queued. */
+    /** Stops the bucket reads still queued (a cancelled or failing enumerator must not wait for them). */
     @Override
     public void close() {
-        resume.ifPresent(ResumePositionsReader::close);
+        reads.ifPresent(ExecutorService::shutdownNow);
     }
 }
