@@ -2,12 +2,17 @@ package io.queenlake.job.sink.committer;
 
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.CheckpointDoc;
+import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.Intent;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.manifest.ManifestObject;
 import io.queenlake.job.sink.LakeSinkConfig;
 import io.queenlake.job.sink.committable.StagedObject;
 import io.queenlake.job.sink.committable.WindowCommittable;
+import io.queenlake.source.enumerator.start.LakeAhead;
+import io.queenlake.source.enumerator.start.LakeRoot;
+import io.queenlake.source.enumerator.start.ManifestTrail;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.Optional;
@@ -31,12 +36,20 @@ final class LakeObjects {
     private final LakeSinkConfig config;
     private final FileSystem fs;
     private final RecoverableWriter staging;
+    private final LakeRoot lakeRoot;
 
     LakeObjects(LakeSinkConfig config) throws IOException {
         this.config = config;
         Path root = new Path(config.root());
         this.fs = root.getFileSystem();
         this.staging = fs.createRecoverableWriter();
+        this.lakeRoot = new LakeRoot(config.root() + "/", config.prefix());
+    }
+
+    /** The window's queue, when its lake holds manifests beyond what its pointer and intent account for. */
+    Optional<LakeAhead> lakeAhead(WindowCommittable window, String pointerKey, Optional<Committed> pointer,
+            Optional<Intent> intent) throws IOException {
+        return new ManifestTrail(lakeRoot, window.manifest().tenant()).check(window.queue(), pointerKey, pointer, intent);
     }
 
     /** Publishes every staged object of the window (idempotent) and checks each one's length. */

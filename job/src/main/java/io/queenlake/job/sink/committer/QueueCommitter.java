@@ -18,6 +18,7 @@ import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
 import io.queenlake.job.sink.S3Outages;
 import io.queenlake.job.sink.committable.WindowCommittable;
+import io.queenlake.source.enumerator.start.LakeAhead;
 import io.queenlake.source.TokenRefusal;
 import java.io.IOException;
 import java.util.List;
@@ -139,12 +140,16 @@ final class QueueCommitter {
     private CommitStep act(CommitDecision decision, WindowCommittable window, ObservedPointer observed,
             ObservedIntent[] intent, PreparedWindows prepared) throws IOException, CatalogUnavailableException {
         if (decision == CommitDecision.FOREIGN_WRITER) {
-            return new CommitStep.Fenced(fenced(window, observed));
+            return new CommitStep.Fenced(fenced(window, observed, intent[0]));
         }
         if (decision == CommitDecision.ALREADY_COMMITTED) {
             return finishAlreadyCommitted(window);
         }
         Optional<Manifest> earlier = prepared.await(window);
+        Optional<LakeFencedException> taken = manifestTaken(window, earlier, intent[0].intent(), observed);
+        if (taken.isPresent()) {
+            return new CommitStep.Fenced(taken.get());
+        }
         Optional<LakeFencedException> intentLost = writeIntent(window, intent);
         if (intentLost.isPresent()) {
             return new CommitStep.Fenced(intentLost.get());
@@ -169,7 +174,7 @@ final class QueueCommitter {
             return now.pointer().filter(p -> p.k() == next.k() && p.tEnd() == next.tEnd()
                             && p.manifest().equals(next.manifest())).isPresent()
                     ? finishAlreadyCommitted(window)
-                    : new CommitStep.Fenced(fenced(window, now));
+                    : new CommitStep.Fenced(fenced(window, now, intents.read(window.queue())));
         }
         config.crashIfArmed(CrashPoint.AFTER_POINTER, window.k());
         if (window.checkpoint().isPresent()) {
@@ -179,6 +184,44 @@ final class QueueCommitter {
         LOG.info("window committed queue={} k={} records={} bytes={}", window.queue(), window.k(),
                 stamped.records(), stamped.bytes());
         return new CommitStep.Done(move.now());
+    }
+
+    /**
+     * Never writes over a committed window: manifest {@code k} found in the bucket before this
+     * commit is either this very window as an earlier attempt published it (kept as it is), or an
+     * earlier attempt of this window that the intent read before this commit names (its pointer
+     * never moved: finished under the same keys), or someone else's window, which stops the queue
+     * before its intent, objects or manifest are touched. A read before the write, not a
+     * conditional create: the job writes through Flink's S3 file system (Hadoop 3.3.4's S3A), which
+     * cannot send {@code If-None-Match}; the intent's conditional put already keeps this sink's
+     * writers one at a time, so only a writer outside the protocol could slip between the read and
+     * the write.
+     */
+    private Optional<LakeFencedException> manifestTaken(WindowCommittable window, Optional<Manifest> found,
+            Optional<Intent> intentBefore, ObservedPointer observed) {
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        Manifest there = found.get();
+        Manifest ours = window.manifest();
+        if (there.isStamped() && there.describesSameWindowAs(ours) && there.namesSameObjectsAs(ours)) {
+            return Optional.empty();
+        }
+        boolean earlierAttempt = intentBefore.filter(i -> i.k() == ours.k() && i.tStart() == ours.tStart()
+                && i.tEnd() == ours.tEnd()).isPresent();
+        if (earlierAttempt && there.k() == ours.k() && there.tStart() == ours.tStart() && there.tEnd() == ours.tEnd()) {
+            return Optional.empty();
+        }
+        String pointer = observed.pointer().map(p -> "at k=" + p.k()).orElse("absent");
+        return Optional.of(new LakeFencedException("queue '" + window.queue() + "' is fenced: manifest "
+                + objects.manifestKey(window) + " already holds window k=" + there.k() + " [" + Micros.render(there.tStart())
+                + ", " + Micros.render(there.tEnd()) + ") of sink '" + there.sink() + "'"
+                + (there.isStamped() ? " committed at " + Micros.render(there.committedAtMicros()) : "")
+                + ", not window k=" + ours.k() + " [" + Micros.render(ours.tStart()) + ", " + Micros.render(ours.tEnd())
+                + ") that this job commits, so it stops without writing over it (its commit pointer "
+                + pointers.committedKey(window.queue()) + " is " + pointer + "); if the broker lost its KV or someone"
+                + " deleted the pointer, rebuild it from the lake with `" + LakeAhead.REPAIR_COMMAND + " --queue "
+                + window.queue() + "`, otherwise stop the other writer of this prefix."));
     }
 
     /**
@@ -247,7 +290,21 @@ final class QueueCommitter {
         return new Committed(m.k(), m.tEnd(), manifestKey, m.records(), m.bytes(), m.committedAtMicros() / 1000);
     }
 
-    private LakeFencedException fenced(WindowCommittable window, ObservedPointer observed) {
+    /**
+     * Why the pointer is not where this job expects it: the lake ahead of it (the KV forgot
+     * committed windows, {@link LakeAhead}), or another writer.
+     */
+    private LakeFencedException fenced(WindowCommittable window, ObservedPointer observed, ObservedIntent intent) {
+        String unchecked = "";
+        try {
+            Optional<LakeAhead> ahead = objects.lakeAhead(window, pointers.committedKey(window.queue()),
+                    observed.pointer(), intent.intent());
+            if (ahead.isPresent()) {
+                return new LakeFencedException(ahead.get().describeAtCommit(window.k()));
+            }
+        } catch (IOException e) {
+            unchecked = " (its manifests in the bucket could not be checked against it: " + e + ")";
+        }
         String pointer = observed.pointer()
                 .map(p -> "at k=" + p.k() + " (tEnd " + Micros.render(p.tEnd()) + ")")
                 .orElse("absent");
@@ -258,7 +315,7 @@ final class QueueCommitter {
             holder = "an unknown lease holder (the lease could not be read: " + e.getMessage() + ")";
         }
         return new LakeFencedException("queue '" + window.queue() + "' is fenced: its commit pointer "
-                + pointers.committedKey(window.queue()) + " is " + pointer + ", " + holder
+                + pointers.committedKey(window.queue()) + " is " + pointer + unchecked + ", " + holder
                 + ", so another writer moved it and this job stops without writing window k=" + window.k()
                 + "; stop the other writer or give this job its own sink name (QUEEN_S3_SINK).");
     }
