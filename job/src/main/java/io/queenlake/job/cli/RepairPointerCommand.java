@@ -137,8 +137,8 @@ final class RepairPointerCommand implements Subcommand {
                     + " queen-lake repair-pointer again, which reads the pointer anew.", e);
         }
         if (!move.applied()) {
-            out.println("the commit pointer " + pointerKey + " changed after repair-pointer read it (at "
-                    + (write.expected().pointer().isEmpty() ? "absent" : "k=" + write.expected().k()) + ", version "
+            out.println("the commit pointer " + pointerKey + " changed after repair-pointer read it (when it was "
+                    + (write.expected().pointer().isEmpty() ? "absent" : "at k=" + write.expected().k()) + ", version "
                     + write.expected().version() + "), so someone else wrote it and nothing was written: stop that"
                     + " writer (is the job running?), then run queen-lake repair-pointer again");
             return 1;

@@ -273,7 +273,7 @@ class RepairPointerCommandTest {
 
         assertThat(outcome.exit()).as(outcome.out()).isOne();
         assertThat(outcome.out()).contains("writing k=4").contains("the commit pointer s3:raced:orders:committed changed"
-                + " after repair-pointer read it (at absent, version 0), so someone else wrote it and nothing was written");
+                + " after repair-pointer read it (when it was absent, version 0), so someone else wrote it and nothing was written");
         assertThat(pointers("raced").read(QUEUE).pointer()).contains(other).isNotEqualTo(asCommitted);
     }
 
