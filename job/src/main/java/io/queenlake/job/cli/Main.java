@@ -26,6 +26,7 @@ public final class Main {
         COMMANDS.put("push", new PushCommand());
         COMMANDS.put("verify", new VerifyCommand());
         COMMANDS.put("status", new StatusCommand());
+        COMMANDS.put("repair-pointer", new RepairPointerCommand());
     }
 
     private Main() {}

@@ -1,0 +1,43 @@
+package io.queenlake.job.repair;
+
+import io.queenlake.format.manifest.Committed;
+import java.util.Optional;
+
+/**
+ * What the lake proves of one queue: manifests {@code 1..k} present, readable, the queue's own,
+ * chained, with every object they name in the bucket at its length (and sha256 when checked).
+ *
+ * @param highest the highest manifest number in the queue's manifests folder, 0 when it holds none
+ * @param k the highest window such that windows {@code 1..k} are all proven, 0 when not even window 1 is
+ * @param objects how many objects manifests {@code 1..k} name
+ * @param records how many records manifests {@code 1..k} hold
+ * @param stop why window {@code k + 1} is not proven, empty when {@code k == highest}
+ * @param pointer the commit pointer of window {@code k} exactly as the committer writes it; empty when {@code k == 0}
+ * @param sha256Checked whether the objects' sha256 was checked besides their lengths
+ */
+public record Proof(long highest, long k, long objects, long records, Optional<String> stop,
+        Optional<Committed> pointer, boolean sha256Checked) {
+
+    /** Whether the queue has no manifest at all in the lake. */
+    public boolean empty() {
+        return highest == 0;
+    }
+
+    /** One line: what is proven, and why it stops short of the highest manifest. */
+    public String summary(String queue, String manifestFolder) {
+        if (empty()) {
+            return "queue '" + queue + "': no manifest in " + manifestFolder;
+        }
+        String checked = sha256Checked ? "checked lengths and sha256" : "checked lengths";
+        String proven = k == 0
+                ? "queue '" + queue + "': no window proven (" + checked + ")"
+                : "queue '" + queue + "': manifests 1.." + k + " present and complete (" + objects + " objects, "
+                        + records + " records, " + checked + ")";
+        if (stop.isEmpty()) {
+            return proven;
+        }
+        return proven + "; the lake holds manifests up to " + highest + ", but " + stop.get()
+                + ", so the commit pointer can only be rebuilt " + (k == 0 ? "at no window" : "at k=" + k)
+                + " (manifests " + (k + 1) + ".." + highest + " stay in the lake as they are, beyond the pointer)";
+    }
+}
