@@ -166,8 +166,9 @@ public final class LakeChecker {
             checkWindow(m, dataPrefix, walk);
             walk.last = m;
         }
+        Set<String> ahead = manifestsAhead(sidecars, committedK, queue, walk);
         for (String key : files.list(dataPrefix)) {
-            if (walk.named.contains(key)) {
+            if (walk.named.contains(key) || ahead.contains(key)) {
                 continue;
             }
             OptionalLong k = windowOf(key);
@@ -179,6 +180,46 @@ public final class LakeChecker {
             }
         }
         return walk;
+    }
+
+    /**
+     * Manifests beyond {@code committedK + 1} (the one window a crashed commit may have published
+     * without its pointer) mean the KV forgot committed windows: the broker lost its KV, or someone
+     * deleted or rewrote the pointer. That is one problem, named with its remedy, and the objects
+     * those manifests name are the lake's, not orphans. Returns their keys.
+     */
+    private Set<String> manifestsAhead(SidecarKeys sidecars, long committedK, String queue, Walk walk)
+            throws IOException {
+        long highest = committedK;
+        Set<Long> above = new HashSet<>();
+        for (String key : files.list(sidecars.manifestDirectory())) {
+            OptionalLong k = sidecars.parseManifest(key);
+            if (k.isPresent() && k.getAsLong() > committedK) {
+                above.add(k.getAsLong());
+            }
+        }
+        while (above.contains(highest + 1)) {
+            highest++;
+        }
+        if (highest <= committedK + 1) {
+            return Set.of();
+        }
+        Set<String> named = new HashSet<>();
+        for (long k = committedK + 1; k <= highest; k++) {
+            byte[] json = files.read(sidecars.manifest(k));
+            try {
+                ManifestJson.read(json).objects().forEach(o -> named.add(o.key()));
+            } catch (RuntimeException unreadable) {
+                // Its objects, if any, are reported as orphans: the repair stops below this manifest anyway.
+            }
+        }
+        walk.problems.add("the commit pointer is " + (committedK == 0 ? "absent" : "at k=" + committedK)
+                + " but manifests " + (committedK + 1) + ".." + highest + " exist in the bucket ("
+                + (committedK == 0 ? "the broker lost its KV, or someone deleted the pointer"
+                        : "the broker's KV went back, or someone rewrote the pointer")
+                + "; not another writer): their " + named.size() + " objects are the lake's, not orphans; rebuild the"
+                + " pointer from the lake with `./queen-lake repair-pointer --queue " + queue + "`");
+        return named;
     }
 
     private void checkWindow(Manifest m, String dataPrefix, Walk walk) throws IOException {

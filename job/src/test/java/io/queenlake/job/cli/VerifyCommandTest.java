@@ -207,6 +207,22 @@ class VerifyCommandTest {
     }
 
     @Test
+    void aPointerGoneWhileManifestsExistIsOneProblemNamingTheRepairNotOrphans() throws Exception {
+        lakeWithPointer("forgot");
+        HttpQueenClient.builder().baseUrl(broker.url().toString()).build()
+                .kv(List.of(KvOp.delete(SinkKeys.NAMESPACE, new SinkKeys("forgot").committed(QUEUE))));
+
+        Outcome outcome = verify("forgot");
+
+        assertThat(outcome.exit()).as(outcome.out()).isEqualTo(1);
+        assertThat(outcome.out()).contains("problem: the commit pointer is absent but manifests 1..3 exist in the"
+                        + " bucket (the broker lost its KV, or someone deleted the pointer; not another writer)")
+                .contains("`./queen-lake repair-pointer --queue orders`")
+                .doesNotContain("(an orphan)");
+        assertThat(outcome.out().lines().filter(l -> l.contains("problem:"))).hasSize(1);
+    }
+
+    @Test
     void objectsOfTheNextWindowArePendingNotOrphans() throws Exception {
         Path bucket = lakeWithPointer("pending");
         String key = ManifestJson.read(Files.readAllBytes(bucket.resolve(SIDECARS.manifest(1)))).objects().get(0).key();
