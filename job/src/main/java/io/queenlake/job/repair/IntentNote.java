@@ -8,7 +8,8 @@ import java.util.Optional;
  * What a repaired pointer at {@code k} means for the queue's intent document, which the repair
  * never writes nor deletes (the committer overwrites it with {@code expect} = its version): an
  * intent at or below {@code k} is stale, one of window {@code k + 1} is the open window the job
- * finishes first, one beyond that is not redone and is overwritten by the next commit.
+ * finishes first, one beyond that is not redone and is overwritten by the next commit; one of
+ * window {@code k} itself is simply done.
  */
 public final class IntentNote {
 
@@ -21,7 +22,11 @@ public final class IntentNote {
         }
         Intent intent = observed.intent().get();
         String names = "the intent " + intentKey + " names window " + intent.k();
-        if (intent.k() <= k) {
+        if (intent.k() == k) {
+            return Optional.of(names + ", the repaired pointer's own window: done, left as it is (the committer"
+                    + " overwrites it with the intent of window " + (k + 1) + ")");
+        }
+        if (intent.k() < k) {
             return Optional.of(names + ", at or below the repaired k=" + k + ": it is stale and left as it is (the"
                     + " committer overwrites it with the intent of window " + (k + 1) + ")");
         }

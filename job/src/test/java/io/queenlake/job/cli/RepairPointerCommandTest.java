@@ -151,7 +151,7 @@ class RepairPointerCommandTest {
                 .contains("queue 'orders': manifests 1..4 present and complete (4 objects, 28 records, checked lengths)\n")
                 .contains("the commit pointer " + key + " is absent; writing k=4 tEnd=")
                 .contains("manifest=" + SIDECARS.manifest(4))
-                .contains("the intent s3:deleted:orders:intent names window 4, at or below the repaired k=4: it is stale")
+                .contains("the intent s3:deleted:orders:intent names window 4, the repaired pointer's own window: done")
                 .contains("commit pointer " + key + " written at k=4")
                 .contains("the job continues at window 5");
         ObservedPointer repaired = pointers("deleted").read(QUEUE);
