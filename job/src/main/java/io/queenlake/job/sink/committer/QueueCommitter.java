@@ -140,6 +140,9 @@ final class QueueCommitter {
     private CommitStep act(CommitDecision decision, WindowCommittable window, ObservedPointer observed,
             ObservedIntent[] intent, PreparedWindows prepared) throws IOException, CatalogUnavailableException {
         if (decision == CommitDecision.FOREIGN_WRITER) {
+            if (inTheLakeBehindThePointer(window, observed)) {
+                return finishAlreadyCommitted(window);
+            }
             return new CommitStep.Fenced(fenced(window, observed, intent[0]));
         }
         if (decision == CommitDecision.ALREADY_COMMITTED) {
@@ -184,6 +187,28 @@ final class QueueCommitter {
         LOG.info("window committed queue={} k={} records={} bytes={}", window.queue(), window.k(),
                 stamped.records(), stamped.bytes());
         return new CommitStep.Done(move.now());
+    }
+
+    /**
+     * A window the pointer is more than one behind, whose manifest {@code k} in the bucket is this
+     * very window, stamped: committed before the KV forgot it (a broker that lost its KV, a pointer
+     * deleted by hand; a savepoint or checkpoint restored after that still carries the window).
+     * The lake is the truth, so it is already committed, not written again; the first window
+     * beyond the lake stops the queue ({@link #fenced}).
+     */
+    private boolean inTheLakeBehindThePointer(WindowCommittable window, ObservedPointer observed) throws IOException {
+        if (observed.pointer().map(Committed::k).orElse(0L) >= window.k() - 1) {
+            return false;
+        }
+        Optional<Manifest> there = objects.readManifest(window);
+        boolean inTheLake = there.filter(m -> m.isStamped() && m.describesSameWindowAs(window.manifest())
+                && m.namesSameObjectsAs(window.manifest())).isPresent();
+        if (inTheLake) {
+            LOG.warn("queue '{}': window k={} is in the lake (manifest {}) while its commit pointer {} is {}: the KV"
+                    + " forgot it; it is not written again", window.queue(), window.k(), objects.manifestKey(window),
+                    pointers.committedKey(window.queue()), observed.pointer().map(p -> "at k=" + p.k()).orElse("absent"));
+        }
+        return inTheLake;
     }
 
     /**
