@@ -113,7 +113,11 @@ public final class HttpQueenClient implements QueenClient {
         private String baseUrl;
         private String token;
         private String tenant;
-        private Duration connectTimeout = Duration.ofSeconds(5);
+        /**
+         * Short, so an unreachable broker shows at once (BrokerOutage's WARN within 15 s): a broker
+         * that does not accept the connection in 3 s is down or cut off, and the caller retries.
+         */
+        private Duration connectTimeout = Duration.ofSeconds(3);
         private Duration requestTimeout = Duration.ofSeconds(30);
 
         private Builder() {}

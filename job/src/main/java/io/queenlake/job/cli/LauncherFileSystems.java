@@ -2,6 +2,7 @@ package io.queenlake.job.cli;
 
 import io.queenlake.job.config.LakeFileSystem;
 import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.sink.S3CallBounds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -15,7 +16,8 @@ import org.apache.flink.core.plugin.DirectoryBasedPluginFinder;
 
 /**
  * Flink's file systems for a launcher command, as a Flink cluster sets them up: the lake's
- * {@code s3.*} options ({@link LakeFileSystem#configuration}) and the S3 file system loaded as a
+ * {@code s3.*} options ({@link LakeFileSystem#configuration}) with the clusters' bounds on S3A's
+ * retries and timeouts ({@link S3CallBounds}), and the S3 file system loaded as a
  * plugin, never from the class path (it bundles an unrelocated Hadoop). The plugins folder is
  * {@code FLINK_PLUGINS_DIR} when set, else the one the build fills next to the launcher's classes
  * ({@code job/target/flink-plugins}), so {@code ./queen-lake} works without a Flink distribution.
@@ -32,6 +34,7 @@ final class LauncherFileSystems {
         // launcher's users cannot act on it (a cluster's S3 plugin is the operator's choice).
         System.setProperty("aws.java.v1.disableDeprecationAnnouncement", "true");
         Configuration conf = LakeFileSystem.configuration(base, settings);
+        boundS3Calls(conf);
         Path plugins = pluginsFolder();
         if (!settings.localFolder() && !Files.isDirectory(plugins.resolve("s3-fs-hadoop"))) {
             throw new IllegalStateException("the S3 file system plugin is not in " + plugins.resolve("s3-fs-hadoop")
@@ -45,6 +48,21 @@ final class LauncherFileSystems {
             throw new UncheckedIOException("the plugins folder " + plugins + " cannot be read: " + e.getMessage()
                     + "; set " + PLUGINS_ENV + " to a readable folder.", e);
         }
+        return conf;
+    }
+
+    /**
+     * The S3A retry and timeout bounds of the clusters' configurations ({@link S3CallBounds}), for
+     * each key {@code conf} does not set under any of the plugin's prefixes: without them a call
+     * against a stopped bucket retries inside S3A for many minutes before the job hears of it.
+     */
+    static Configuration boundS3Calls(Configuration conf) {
+        S3CallBounds.SETTINGS.forEach((key, value) -> {
+            String name = key.substring("s3.".length());
+            if (!conf.containsKey(key) && !conf.containsKey("s3a." + name) && !conf.containsKey("fs.s3a." + name)) {
+                conf.setString(key, value);
+            }
+        });
         return conf;
     }
 

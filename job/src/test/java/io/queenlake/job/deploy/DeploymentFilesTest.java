@@ -414,6 +414,12 @@ class DeploymentFilesTest {
     }
 
     @Test
+    void flinkConfBoundsS3CallsAsTheLauncherDoes() {
+        // Without the bounds a call against a stopped bucket retries inside S3A for many minutes, unlogged.
+        assertThat(flinkConf().toMap()).containsAllEntriesOf(io.queenlake.job.sink.S3CallBounds.SETTINGS);
+    }
+
+    @Test
     void theCommentedQueenSettingsInFlinkConfAreKeysTheJobTakes() throws IOException {
         Map<String, String> examples = new LinkedHashMap<>();
         Pattern example = Pattern.compile("^# (queen\\.[a-z0-9.-]+): (.+)$");

@@ -1,5 +1,6 @@
 package io.queenlake.source.enumerator;
 
+import io.queenlake.broker.client.BrokerOutage;
 import io.queenlake.broker.client.EntryError;
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.PartitionInfo;
@@ -78,6 +79,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     private boolean checkingStarted;
     private final Set<String> swept = new HashSet<>();
     private final Set<String> reported = new HashSet<>();
+    /** The broker's outage as discovery meets it: created at the first failed pass. */
+    private BrokerOutage brokerOutage;
     private long passes;
     private long passesThisRun;
     private long lastSafeTime;
@@ -262,6 +265,9 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
             nextInput = plan();
             return;
         }
+        if (brokerOutage != null) {
+            brokerOutage.answered();
+        }
         Set<String> covered = merge(outcome);
         // A refused queue holds back no pass: the other queues go on.
         covered.addAll(refused.names());
@@ -335,7 +341,11 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
 
     private void passFailed(QueenException failure) {
         metrics.passFailed();
-        LOG.warn("discovery pass failed, retrying in {} ms: {}", config.discoveryIntervalMs(), failure.getMessage());
+        if (brokerOutage == null) {
+            brokerOutage = new BrokerOutage("the source's discovery", config.brokerUrl());
+        }
+        brokerOutage.failed(failure); // one WARN per outage; the pass's retries at DEBUG
+        LOG.debug("discovery pass failed, retrying in {} ms: {}", config.discoveryIntervalMs(), failure.getMessage());
     }
 
     private void onListing(List<String> listed) {

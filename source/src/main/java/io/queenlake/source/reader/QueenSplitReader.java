@@ -1,5 +1,6 @@
 package io.queenlake.source.reader;
 
+import io.queenlake.broker.client.BrokerOutage;
 import io.queenlake.broker.client.FetchBatcher;
 import io.queenlake.broker.client.FetchEntry;
 import io.queenlake.broker.client.FetchRequest;
@@ -65,6 +66,8 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
     /** Retriable failures are retried for as long as they last, 100 ms doubling to 5 s, or as Retry-After says. */
     private final RetryPolicy backoff = new RetryPolicy(Integer.MAX_VALUE, Duration.ofMillis(100), Duration.ofSeconds(5));
     private int failuresInARow;
+    /** One WARN per outage of the broker, one line when it answers again, whatever the retries. */
+    private final BrokerOutage outage;
     private final FailingQueues failingQueues = new FailingQueues(backoff);
 
     /** Per queue split id, its partitions' cursors by partition split id. */
@@ -75,6 +78,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
             long maxWindowMs) {
         this.client = client;
         this.batcher = new FetchBatcher(client, fetchConcurrency);
+        this.outage = new BrokerOutage("the source's reader", client.broker());
         this.exchange = exchange;
         this.metrics = metrics;
         this.maxWindowMs = maxWindowMs;
@@ -107,6 +111,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
             seekWaiting(batch);
             fetchBehind(batch);
             failuresInARow = 0;
+            outage.answered();
         } catch (QueenException e) {
             if (e.kind() == QueenException.Kind.INTERRUPTED) {
                 Thread.currentThread().interrupt();
@@ -118,7 +123,8 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
             }
             failuresInARow = Math.min(failuresInARow + 1, 1_000);
             Duration delay = backoff.delayBefore(failuresInARow + 1, e).orElseThrow(() -> e);
-            LOG.warn("reading from the broker failed, retrying in {} ms (failure {} in a row): {}",
+            outage.failed(e);
+            LOG.debug("reading from the broker failed, retrying in {} ms (failure {} in a row): {}",
                     delay.toMillis(), failuresInARow, e.getMessage());
             sleep(() -> exchange.awaitWakeUp(exchange.wakeUps(), delay.toMillis()));
             return batch.build();

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * than the cap, which goes alone).
  *
  * <p>A failed upload is retried (200 ms doubling to 10 s) for up to the configured time, each
- * outage reported once per queue ({@link S3Outages}). {@link #awaitAll} waits for each window's
+ * outage reported once per queue ({@link S3Outages}, which also reports an upload still running
+ * after {@link S3Outages#HANGING_AFTER}: S3A retries inside the call). {@link #awaitAll} waits for each window's
  * first attempt only: it returns, in hand-over order, the committables of the windows staged, and
  * carries a window still retrying, and every later window of its queue, to the next call, so one
  * queue's failing uploads never hold back another queue's commits, and no window of a queue
@@ -143,14 +144,13 @@ final class WindowStagings implements AutoCloseable {
             List<EncodedObject> all = a.encoded.objects();
             for (EncodedObject object : all.subList(a.objects.size(), all.size())) {
                 what = "object " + object.key();
-                a.objects.add(stager.stage(object, window.k()));
+                // Watched while in flight: S3A retries inside the call, so an outage can show as a call that hangs.
+                a.objects.add(outages.run(window.queue(), "staging " + what, () -> stager.stage(object, window.k())));
             }
-            outages.succeeded(window.queue());
             a.staging.staged().complete(new WindowCommittable(a.encoded.manifest(), a.objects, window.checkpoint()));
             done(a);
         } catch (IOException e) {
-            a.failed++;
-            outages.failed(window.queue(), "staging " + what, e);
+            a.failed++; // reported to the outages by run()
             if (System.nanoTime() + a.pauseMs * 1_000_000L - a.giveUpAt > 0) {
                 fail(a, what + " after " + a.failed + " attempts over " + Duration.ofNanos(retryForNanos).toSeconds()
                         + " s", e);
