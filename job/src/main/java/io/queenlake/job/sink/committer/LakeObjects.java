@@ -8,6 +8,7 @@ import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.manifest.ManifestObject;
 import io.queenlake.job.sink.LakeSinkConfig;
+import io.queenlake.job.sink.S3Outages;
 import io.queenlake.job.sink.committable.StagedObject;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.source.enumerator.start.LakeAhead;
@@ -29,7 +30,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * checkpoint objects. Completion always goes through "recover, then commit after recovery" (the
  * path that accepts an object already published, as FileSink's committer does) and then checks
  * the object at the key has the manifest's length, so "already done" is proven, not assumed.
- * Every I/O failure is an {@link IOException} the committer retries.
+ * Every I/O failure is an {@link IOException} the committer retries; every call is watched
+ * ({@link S3Outages}), so an outage is one WARN per queue however S3A retries inside it.
  */
 final class LakeObjects {
 
@@ -37,6 +39,7 @@ final class LakeObjects {
     private final FileSystem fs;
     private final RecoverableWriter staging;
     private final LakeRoot lakeRoot;
+    private final S3Outages outages;
 
     LakeObjects(LakeSinkConfig config) throws IOException {
         this.config = config;
@@ -44,16 +47,26 @@ final class LakeObjects {
         this.fs = root.getFileSystem();
         this.staging = fs.createRecoverableWriter();
         this.lakeRoot = new LakeRoot(config.root() + "/", config.prefix());
+        this.outages = S3Outages.of(config);
     }
 
     /** The window's queue, when its lake holds manifests beyond what its pointer and intent account for. */
     Optional<LakeAhead> lakeAhead(WindowCommittable window, String pointerKey, Optional<Committed> pointer,
             Optional<Intent> intent) throws IOException {
-        return new ManifestTrail(lakeRoot, window.manifest().tenant()).check(window.queue(), pointerKey, pointer, intent);
+        return watched(window.queue(), "checking the manifests above the pointer",
+                () -> new ManifestTrail(lakeRoot, window.manifest().tenant()).check(window.queue(), pointerKey, pointer,
+                        intent));
     }
 
     /** Publishes every staged object of the window (idempotent) and checks each one's length. */
     void complete(WindowCommittable window) throws IOException {
+        watched(window.queue(), "completing the objects of window " + window.k(), () -> {
+            completeNow(window);
+            return null;
+        });
+    }
+
+    private void completeNow(WindowCommittable window) throws IOException {
         SimpleVersionedSerializer<RecoverableWriter.CommitRecoverable> handles = staging.getCommitRecoverableSerializer();
         for (int i = 0; i < window.staged().size(); i++) {
             StagedObject staged = window.staged().get(i);
@@ -79,6 +92,10 @@ final class LakeObjects {
 
     /** Manifest {@code k} of the window's queue, or empty when absent or unreadable. */
     Optional<Manifest> readManifest(WindowCommittable window) throws IOException {
+        return watched(window.queue(), "reading manifest " + window.k(), () -> readManifestNow(window));
+    }
+
+    private Optional<Manifest> readManifestNow(WindowCommittable window) throws IOException {
         Path path = config.pathOf(sidecars(window).manifest(window.k()));
         byte[] body;
         try (FSDataInputStream in = fs.open(path)) {
@@ -99,20 +116,30 @@ final class LakeObjects {
 
     void writeManifest(Manifest stamped) throws IOException {
         String key = new SidecarKeys(config.prefix(), stamped.tenant(), stamped.queue()).manifest(stamped.k());
-        write(key, ManifestJson.write(stamped));
+        watched(stamped.queue(), "writing manifest " + stamped.k(), () -> write(key, ManifestJson.write(stamped)));
     }
 
     void writeCheckpoint(WindowCommittable window, CheckpointDoc checkpoint) throws IOException {
-        write(sidecars(window).checkpoint(checkpoint.k()), checkpoint.toObjectBytes());
+        watched(window.queue(), "writing checkpoint " + checkpoint.k(),
+                () -> write(sidecars(window).checkpoint(checkpoint.k()), checkpoint.toObjectBytes()));
+    }
+
+    /**
+     * One bucket call of {@code queue} under the outage watchdog: S3A retries inside a call, so a
+     * bucket down shows as a call that does not return long before any exception reaches here.
+     */
+    private <T> T watched(String queue, String what, S3Outages.IoCall<T> call) throws IOException {
+        return outages.run(queue, what, call);
     }
 
     private SidecarKeys sidecars(WindowCommittable window) {
         return new SidecarKeys(config.prefix(), window.manifest().tenant(), window.queue());
     }
 
-    private void write(String key, byte[] body) throws IOException {
+    private Void write(String key, byte[] body) throws IOException {
         try (FSDataOutputStream out = fs.create(config.pathOf(key), FileSystem.WriteMode.OVERWRITE)) {
             out.write(body);
         }
+        return null;
     }
 }

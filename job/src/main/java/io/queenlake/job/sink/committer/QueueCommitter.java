@@ -16,7 +16,6 @@ import io.queenlake.job.iceberg.TableRefusedException;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
-import io.queenlake.job.sink.S3Outages;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.source.enumerator.start.LakeAhead;
 import io.queenlake.source.TokenRefusal;
@@ -97,7 +96,7 @@ final class QueueCommitter {
                     }
                     step = act(decision, window, observed, intent, prepared);
                 } catch (IOException e) {
-                    S3Outages.of(config).failed(queue, "committing window " + window.k(), e);
+                    // Reported once per outage by LakeObjects' watchdog.
                     step = new CommitStep.Retry(e);
                 } catch (QueenException e) {
                     step = onBrokerFailure(queue, window, e);
@@ -108,7 +107,6 @@ final class QueueCommitter {
                     step = new CommitStep.Retry(e);
                 }
                 if (step instanceof CommitStep.Done done) {
-                    S3Outages.of(config).succeeded(queue);
                     observed = done.now();
                 } else if (step instanceof CommitStep.Already) {
                     request.signalAlreadyCommitted();
