@@ -50,10 +50,12 @@ final class PipelineRig implements AutoCloseable {
     static final long CHECKPOINT_MS = 150;
     static final Duration COVER_TIMEOUT = Duration.ofSeconds(90);
 
-    final DevBroker broker;
+    /** Replaced by {@link #restartBrokerEmpty()}; the same URL throughout. */
+    DevBroker broker;
     final QueenClient client;
     private final AtomicLong skewMicros = new AtomicLong();
     private final Path dir;
+    private final boolean renderPayloads;
 
     PipelineRig(Path dir) throws Exception {
         this(dir, false);
@@ -62,9 +64,23 @@ final class PipelineRig implements AutoCloseable {
     /** @param renderPayloads a broker that answers payloads as Queen's raft broker renders them over HTTP */
     PipelineRig(Path dir, boolean renderPayloads) throws Exception {
         this.dir = dir;
-        this.broker = DevBroker.start(DevBrokerOptions.builder().clock(() -> wallMicros() + skewMicros.get())
-                .renderPayloads(renderPayloads).build());
+        this.renderPayloads = renderPayloads;
+        this.broker = DevBroker.start(brokerOptions().build());
         this.client = HttpQueenClient.builder().baseUrl(broker.url().toString()).tenant(TENANT).build();
+    }
+
+    private DevBrokerOptions.Builder brokerOptions() {
+        return DevBrokerOptions.builder().clock(() -> wallMicros() + skewMicros.get()).renderPayloads(renderPayloads);
+    }
+
+    /**
+     * The broker restarted on its port with an empty data dir, as after a lost volume: its log and
+     * its KV (commit pointers, intents, leases) are gone; its clock goes on.
+     */
+    void restartBrokerEmpty() throws Exception {
+        int port = broker.url().getPort();
+        broker.close();
+        broker = DevBroker.start(brokerOptions().port(port).build());
     }
 
     static long wallMicros() {

@@ -20,14 +20,19 @@ public final class CapturedLog extends AbstractAppender implements AutoCloseable
     private final Level before;
     private final List<String> lines = new CopyOnWriteArrayList<>();
 
-    private CapturedLog(Class<?> source) {
-        super("captured-" + source.getSimpleName(), null, null, true, Property.EMPTY_ARRAY);
-        this.logger = (Logger) LogManager.getLogger(source);
+    private CapturedLog(String loggerName) {
+        super("captured-" + loggerName, null, null, true, Property.EMPTY_ARRAY);
+        this.logger = (Logger) LogManager.getLogger(loggerName);
         this.before = logger.getLevel();
     }
 
     public static CapturedLog of(Class<?> source) {
-        CapturedLog log = new CapturedLog(source);
+        return of(source.getName());
+    }
+
+    /** The lines of a logger by name: a class another package cannot name (package-private) logs under its own. */
+    public static CapturedLog of(String loggerName) {
+        CapturedLog log = new CapturedLog(loggerName);
         log.start();
         log.logger.addAppender(log); // a logger configuration of its own, at its parent's level
         Configurator.setLevel(log.logger.getName(), Level.INFO);
