@@ -3,9 +3,11 @@ package io.queenlake.job.cli;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.Intents;
 import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.broker.kv.UnreadableDocumentException;
 import io.queenlake.format.manifest.Committed;
+import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.config.Origin;
 import io.queenlake.job.config.QueueList;
 import io.queenlake.job.config.Setting;
@@ -29,7 +31,8 @@ import org.apache.flink.configuration.Configuration;
  * With an Iceberg catalog ({@code QUEEN_LAKE_ICEBERG_CATALOG} in the environment, or
  * {@code --iceberg-catalog} with the other job settings it needs) it also reads the job's settings
  * as {@code run} does and shows each queue's table against its pointer ({@link TableStatus}),
- * creating nothing.
+ * creating nothing. With {@code --lake} it reads the job's bucket settings too and names each
+ * queue whose manifests run ahead of its pointer ({@link StatusLake}).
  */
 final class StatusCommand implements Subcommand {
 
@@ -50,7 +53,10 @@ final class StatusCommand implements Subcommand {
                     + " JSON array [\"a,b\"] for names with a comma, or *) (else " + Setting.QUEUES.envName()
                     + ", else every queue of the broker)"),
             CliOption.option("sink", "S", "the sink whose pointers and leases to read (else " + Setting.SINK.envName()
-                    + ", else " + Setting.SINK.defaultValue() + ")")),
+                    + ", else " + Setting.SINK.defaultValue() + ")"),
+            CliOption.flag("lake", "also compare each queue's manifests in the bucket with its commit pointer (one"
+                    + " existence check a queue, with the job's bucket settings): names a pointer the broker's KV lost"
+                    + " or someone deleted while the lake holds its windows")),
             BrokerConnection.OPTIONS.stream()).toList();
 
     private static final Help HELP = new Help(
@@ -78,9 +84,15 @@ final class StatusCommand implements Subcommand {
         String sink = a.get("sink", env.getOrDefault(Setting.SINK.envName(), Setting.SINK.defaultValue()));
         // Settings first: a wrong one is refused before the broker is asked anything.
         List<String> notes = new ArrayList<>();
-        Optional<CatalogLink> catalog = catalog(parsed, sink, notes::add);
+        boolean lakeAsked = a.flag("lake");
+        Optional<CatalogLink> catalog = catalog(parsed, sink, lakeAsked, notes::add);
+        Optional<LakeSettings> lakeSettings = lakeAsked
+                ? Optional.of(parsed.settings(env, new Configuration(), "--queues", "*", "--sink", sink))
+                : Optional.empty();
         QueenClient client = broker.client("status");
         CommitPointers pointers = new CommitPointers(client, sink);
+        Optional<StatusLake> lake = lakeSettings.isEmpty() ? Optional.empty()
+                : Optional.of(StatusLake.open(lakeSettings.get(), new Intents(client, sink), out));
         Origin origin = a.given("queue") ? Origin.ARGUMENT : Origin.ENVIRONMENT;
         try {
             List<String> queues = queues(a.get("queue", env.get(Setting.QUEUES.envName())), origin, client);
@@ -95,6 +107,7 @@ final class StatusCommand implements Subcommand {
                     try {
                         QueueStatus status = status(queue, pointers, safeTime);
                         out.println(status.line());
+                        lake.ifPresent(l -> l.print(queue, pointers.committedKey(queue), status.pointer()));
                         tables.print(queue, status.pointer().map(Committed::k).orElse(0L));
                     } catch (UnreadableDocumentException e) {
                         out.println(queue + ": " + e.getMessage());
@@ -116,7 +129,7 @@ final class StatusCommand implements Subcommand {
      * settings only in the environment (status run beside the job, with part of its variables)
      * leave the table lines out, with that line told to {@code note}.
      */
-    private Optional<CatalogLink> catalog(JobSettingsArgs parsed, String sink, Consumer<String> note) {
+    private Optional<CatalogLink> catalog(JobSettingsArgs parsed, String sink, boolean lakeAsked, Consumer<String> note) {
         if (parsed.gives(Setting.QUEUES.argName(), Setting.QUEUES.envName())
                 || parsed.gives(Setting.SINK.argName(), Setting.SINK.envName())) {
             throw new UsageException("status: name the queues with --queue and the sink with --sink");
@@ -125,10 +138,10 @@ final class StatusCommand implements Subcommand {
         boolean fromEnv = kind != null && !kind.isBlank() && !kind.strip().equals(Setting.ICEBERG_CATALOG.defaultValue());
         boolean fromArgs = parsed.gives(Setting.ICEBERG_CATALOG.argName(), Setting.ICEBERG_CATALOG.envName());
         if (!fromEnv && !fromArgs) {
-            if (parsed.hasSettings()) {
-                throw new UsageException("status: job settings are read only for the Iceberg table lines: give --"
-                        + Setting.ICEBERG_CATALOG.argName() + " (or set " + Setting.ICEBERG_CATALOG.envName()
-                        + ") with them, or leave them out");
+            if (parsed.hasSettings() && !lakeAsked) {
+                throw new UsageException("status: job settings are read only for the Iceberg table lines and --lake:"
+                        + " give --" + Setting.ICEBERG_CATALOG.argName() + " (or set " + Setting.ICEBERG_CATALOG.envName()
+                        + ") or --lake with them, or leave them out");
             }
             return Optional.empty();
         }

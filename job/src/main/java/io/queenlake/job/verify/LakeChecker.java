@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -205,20 +206,25 @@ public final class LakeChecker {
             return Set.of();
         }
         Set<String> named = new HashSet<>();
+        Set<String> sinks = new TreeSet<>();
         for (long k = committedK + 1; k <= highest; k++) {
             byte[] json = files.read(sidecars.manifest(k));
             try {
-                ManifestJson.read(json).objects().forEach(o -> named.add(o.key()));
+                Manifest m = ManifestJson.read(json);
+                sinks.add("'" + m.sink() + "'");
+                m.objects().forEach(o -> named.add(o.key()));
             } catch (RuntimeException unreadable) {
                 // Its objects, if any, are reported as orphans: the repair stops below this manifest anyway.
             }
         }
         walk.problems.add("the commit pointer is " + (committedK == 0 ? "absent" : "at k=" + committedK)
-                + " but manifests " + (committedK + 1) + ".." + highest + " exist in the bucket ("
+                + " but manifests " + (committedK + 1) + ".." + highest + " (of sink " + String.join(", ", sinks)
+                + ") exist in the bucket ("
                 + (committedK == 0 ? "the broker lost its KV, or someone deleted the pointer"
                         : "the broker's KV went back, or someone rewrote the pointer")
                 + "; not another writer): their " + named.size() + " objects are the lake's, not orphans; rebuild the"
-                + " pointer from the lake with `./queen-lake repair-pointer --queue " + queue + "`");
+                + " pointer from the lake with `./queen-lake repair-pointer --queue " + queue + "` (or, if that sink is"
+                + " not the one checked, check --sink)");
         return named;
     }
 

@@ -18,6 +18,7 @@ import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.LeaseDoc;
+import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.window.WindowEncoder;
@@ -28,6 +29,7 @@ import io.queenlake.job.testutils.TestWindows;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -98,6 +100,26 @@ class StatusCommandTest {
                 .contains("lease held by instance 'queen-lake@host-a' (incarnation 0123456789abcdef, since 2026-10-03T06:30:00.000000Z,"
                         + " expires 2026-10-03T06:40:30.0000")
                 .contains("lag 90.0 s behind safeTime 2026-10-03T06:40:00.0000");
+    }
+
+    @Test
+    void withLakeAQueueWhoseManifestsRunAheadOfItsPointerIsNamedAsTheKvForgettingNotAnotherWriter(@TempDir Path dir)
+            throws Exception {
+        for (long k = 1; k <= 3; k++) {
+            Path manifest = dir.resolve("lake").resolve(new SidecarKeys(Prefix.DEFAULT, ManifestJson.DEFAULT_TENANT,
+                    "refunds").manifest(k));
+            Files.createDirectories(manifest.getParent());
+            Files.write(manifest, "{}".getBytes(StandardCharsets.UTF_8));
+        }
+
+        String out = status(Map.of("QUEEN_S3_BUCKET", "lake", "QUEEN_S3_ENDPOINT", dir.toUri().toString()),
+                "--queue", "orders,refunds", "--lake");
+
+        assertThat(out).contains("queue 'refunds': nothing committed yet (no commit pointer)")
+                .contains("  lake: the commit pointer is absent but manifests 1..3 exist in the bucket (the broker lost its"
+                        + " KV, or someone deleted the pointer; not another writer): the job refuses this queue until"
+                        + " `./queen-lake repair-pointer --queue refunds` rebuilds the pointer from the lake");
+        assertThat(out.lines().filter(l -> l.startsWith("  lake:"))).as("orders' lake is not ahead of k=12").hasSize(1);
     }
 
     @Test
@@ -224,7 +246,7 @@ class StatusCommandTest {
         assertThatThrownBy(() -> command.run(new String[] {"--queues", "orders"}))
                 .hasMessage("status: name the queues with --queue and the sink with --sink");
         assertThatThrownBy(() -> command.run(new String[] {"--bucket", "lake"}))
-                .hasMessageStartingWith("status: job settings are read only for the Iceberg table lines: give"
+                .hasMessageStartingWith("status: job settings are read only for the Iceberg table lines and --lake: give"
                         + " --iceberg-catalog");
         assertThatThrownBy(() -> command.run(new String[] {"--queu", "orders"}))
                 .hasMessageStartingWith("status: unknown option --queu");

@@ -215,8 +215,8 @@ class VerifyCommandTest {
         Outcome outcome = verify("forgot");
 
         assertThat(outcome.exit()).as(outcome.out()).isEqualTo(1);
-        assertThat(outcome.out()).contains("problem: the commit pointer is absent but manifests 1..3 exist in the"
-                        + " bucket (the broker lost its KV, or someone deleted the pointer; not another writer)")
+        assertThat(outcome.out()).contains("problem: the commit pointer is absent but manifests 1..3 (of sink 'forgot')"
+                        + " exist in the bucket (the broker lost its KV, or someone deleted the pointer; not another writer)")
                 .contains("`./queen-lake repair-pointer --queue orders`")
                 .doesNotContain("(an orphan)");
         assertThat(outcome.out().lines().filter(l -> l.contains("problem:"))).hasSize(1);
@@ -289,7 +289,7 @@ class VerifyCommandTest {
     }
 
     @Test
-    void aQueueWithoutPointerButWithObjectsHasOrphans() throws Exception {
+    void aQueueWithoutPointerButWithManifestsIsOneProblemNamingTheirSink() throws Exception {
         Path bucket = lakeWithPointer("other-sink");
 
         Outcome outcome = verify("no-pointer");
@@ -297,7 +297,9 @@ class VerifyCommandTest {
         assertThat(outcome.exit()).as(outcome.out()).isEqualTo(1);
         assertThat(outcome.out()).contains("no commit pointer (s3:no-pointer:orders:committed): nothing committed yet")
                 .contains("queue 'orders': 0 windows")
-                .contains("(an orphan)");
+                .contains("problem: the commit pointer is absent but manifests 1..3 (of sink 'other-sink') exist")
+                .contains("check --sink")
+                .doesNotContain("(an orphan)");
         assertThat(bucket).exists();
     }
 }
