@@ -93,7 +93,7 @@ class ForgetfulBrokerITCase {
     }
 
     @Test
-    void aBrokerThatLostItsDataIsRefusedWithAndWithoutStateWhileANewQueueCommitsAndRepairedTheLakeHoldsBothLogsOnce()
+    void aBrokerThatLostItsDataUnderARunningJobIsRefusedWithAndWithoutStateWhileANewQueueCommitsAndRepairedTheLakeHoldsBothLogsOnce()
             throws Exception {
         String orders = "lost/orders";
         String fresh = "lost/fresh";
@@ -101,36 +101,46 @@ class ForgetfulBrokerITCase {
             SeededProducer before = new SeededProducer(rig.client, 31, List.of(orders), PARTITIONS);
             before.pushRoundsOnClock(rig, 15, 150);
             Map<String, List<LogRecord>> lostLog = rig.readLogs(before);
-            LakeJob spec = LakeJob.of("lost", rig.fileRoot("lost"), List.of(orders, fresh));
-            RunningJob first = rig.start(spec);
-            Committed committed = rig.awaitCovered(first, lostLog).get(orders);
-            String savepoint = first.stopWithSavepoint(dir.resolve("savepoints"));
+            LakeJob spec = LakeJob.of("lost", rig.fileRoot("lost"), List.of(orders, fresh)).restarts(3);
+            RunningJob running = rig.start(spec);
+            Committed committed = rig.awaitCovered(running, lostLog).get(orders);
+            String savepoint = running.savepoint(dir.resolve("savepoints"));
             Map<String, String> manifests = manifests(spec);
 
+            // Under the running job: its leases vanish with the KV, so it restarts from its checkpoint, and
+            // the restored split of the forgotten queue is parked while the new queue commits.
             rig.restartBrokerEmpty();
+            String underTheJob = awaitRefusal(refusals, orders, 1);
             SeededProducer after = new SeededProducer(rig.client, 32, List.of(orders, fresh), PARTITIONS);
+            after.pushRoundsOnClock(rig, 8, 150);
+            rig.awaitCovered(running, Map.of(fresh, rig.readLogs(after).get(fresh)));
+            running.cancel();
+            assertThat(underTheJob).contains("ERROR queue '" + orders + "' is refused: its commit pointer",
+                    "is absent but manifests 1.." + committed.k() + " exist in the bucket", "the broker lost its KV",
+                    "repair-pointer --queue " + orders, "continues at k=" + (committed.k() + 1));
+            assertThat(rig.pointers(spec.sink()).read(orders).pointer()).isEmpty();
+            assertThat(manifests(spec)).as("no committed manifest changed").containsAllEntriesOf(manifests);
 
-            // With state: the restored split of the forgotten queue is listed by no pass; the new queue commits.
+            // With state, from a savepoint taken before the loss: refused again; the new queue goes on.
             RunningJob restored = rig.start(spec.restoredFrom(savepoint));
-            after.pushRoundsOnClock(rig, 10, 150);
+            awaitRefusal(refusals, orders, 2);
+            after.pushRoundsOnClock(rig, 8, 150);
             rig.awaitCovered(restored, Map.of(fresh, rig.readLogs(after).get(fresh)));
-            String withState = awaitRefusal(refusals, orders, 1);
             restored.cancel();
-            assertThat(withState).contains("is absent but manifests 1.." + committed.k() + " exist in the bucket",
-                    "the broker lost its KV");
             assertThat(rig.pointers(spec.sink()).read(orders).pointer()).isEmpty();
             assertThat(manifests(spec)).containsAllEntriesOf(manifests);
 
-            // Without state: refused again in one line; repaired, it continues at k+1 from what the broker holds now.
+            // Without state: refused again; repaired, it continues at k+1 from what the broker holds now.
             RunningJob fromNothing = rig.start(spec);
-            after.pushRoundsOnClock(rig, 10, 150);
+            awaitRefusal(refusals, orders, 3);
+            after.pushRoundsOnClock(rig, 8, 150);
             Map<String, List<LogRecord>> newLog = rig.readLogs(after);
             rig.awaitCovered(fromNothing, Map.of(fresh, newLog.get(fresh)));
-            awaitRefusal(refusals, orders, 2);
             assertThat(manifests(spec)).containsAllEntriesOf(manifests);
 
             RepairPointerRun.Outcome repaired = repair(rig, spec, orders);
             assertThat(repaired.exit()).as(repaired.out()).isZero();
+            assertThat(repaired.out()).contains("writing k=" + committed.k());
             rig.awaitCovered(fromNothing, newLog);
             fromNothing.cancel();
 
@@ -141,10 +151,11 @@ class ForgetfulBrokerITCase {
             everything.put(fresh, newLog.get(fresh));
             rig.assertExactlyOnce(spec, everything);
             assertThat(manifests(spec)).containsAllEntriesOf(manifests);
-            assertThat(rig.pointers(spec.sink()).read(orders).pointer().orElseThrow().k()).isGreaterThan(committed.k());
-            System.out.printf("broker restarted empty: with state %s%n  repaired at k=%d, continued to k=%d; orders %d"
-                    + " records before the loss and %d after, each once%n", withState, committed.k(),
-                    rig.pointers(spec.sink()).read(orders).k(), lostLog.get(orders).size(), newLog.get(orders).size());
+            Committed now = rig.pointers(spec.sink()).read(orders).pointer().orElseThrow();
+            assertThat(now.k()).isGreaterThan(committed.k());
+            System.out.printf("broker restarted empty under the job: %s%n  repaired at k=%d, continued to k=%d; orders"
+                    + " %d records before the loss and %d after, each once%n", underTheJob, committed.k(), now.k(),
+                    lostLog.get(orders).size(), newLog.get(orders).size());
         }
     }
 
