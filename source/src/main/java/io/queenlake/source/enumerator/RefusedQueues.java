@@ -36,6 +36,11 @@ final class RefusedQueues {
 
     /** Refuses {@code queue} for now; logs the refusal unless it is the one already logged. */
     void refuse(String queue, StartPlan.Refusal refusal, long nowMillis) {
+        if (refusal.sentence().isEmpty()) {
+            // Still being checked: asked again at the next run, the sentence already logged (if any) kept.
+            refused.merge(queue, new Refused("", 0), (was, now) -> new Refused(was.sentence(), 0));
+            return;
+        }
         Refused before = refused.put(queue, new Refused(refusal.sentence(), nowMillis));
         if (before == null || !before.sentence().equals(refusal.sentence())) {
             if (refusal.lakeAhead()) {

@@ -38,14 +38,19 @@ public final class ManifestTrail {
      */
     public Optional<LakeAhead> check(String queue, String pointerKey, Optional<Committed> pointer,
             Optional<Intent> intent) throws IOException {
-        long k = pointer.map(Committed::k).orElse(0L);
-        long accounted = intent.filter(i -> i.k() == k + 1).isPresent() ? k + 1 : k;
+        long accounted = accountedFor(pointer, intent);
         long highest = highestAfter(queue, accounted);
         if (highest == accounted) {
             return Optional.empty();
         }
         return Optional.of(new LakeAhead(queue, pointerKey,
                 pointer.map(p -> OptionalLong.of(p.k())).orElse(OptionalLong.empty()), highest));
+    }
+
+    /** The last window a pointer and an open intent account for: the pointer's {@code k}, plus one for an open intent. */
+    public static long accountedFor(Optional<Committed> pointer, Optional<Intent> intent) {
+        long k = pointer.map(Committed::k).orElse(0L);
+        return intent.filter(i -> i.k() == k + 1).isPresent() ? k + 1 : k;
     }
 
     /**

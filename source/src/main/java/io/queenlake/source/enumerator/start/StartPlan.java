@@ -28,8 +28,9 @@ public record StartPlan(Optional<Committed> pointer, Map<String, CheckpointDoc.P
     /**
      * One sentence saying why a queue does not start.
      *
+     * @param sentence empty while the check has not answered yet
      * @param lakeAhead true when the bucket holds manifests beyond the pointer ({@link LakeAhead}),
-     *     false when the bucket could not be read to check it
+     *     false when the bucket could not be read to check it, or not yet
      */
     public record Refusal(String sentence, boolean lakeAhead) {}
 
@@ -42,6 +43,11 @@ public record StartPlan(Optional<Committed> pointer, Map<String, CheckpointDoc.P
 
     public StartPlan(Optional<Committed> pointer, Map<String, CheckpointDoc.Position> positions) {
         this(pointer, positions, Optional.empty(), Optional.empty());
+    }
+
+    /** A queue whose lake check has not answered yet: it waits, unlogged, and is asked again at the next run. */
+    public static StartPlan checking() {
+        return refused(new Refusal("", false));
     }
 
     /** A queue that must not start now. */

@@ -9,16 +9,20 @@ import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Committed;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import io.queenlake.format.manifest.Intent;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,12 +41,18 @@ public final class StartPlanLoader implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StartPlanLoader.class);
     private static final int READ_THREADS = 8;
+    /** How long one call waits for the lake checks, on the worker thread that the lease rounds share. */
+    static final long CHECK_WAIT_MS = 500;
+
+    /** A lake check still running, for the window {@code accounted} its pointer and intent account for. */
+    private record InFlight(long accounted, CompletableFuture<Optional<LakeAhead>> check) {}
 
     private final CommitPointers pointers;
     private final Intents intents;
     private final Optional<ExecutorService> reads;
     private final Optional<ResumePositionsReader> resume;
     private final Optional<ManifestTrail> trail;
+    private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
 
     /** {@code lakeRoot} null reads nothing from the bucket: a pointer then starts at its tEnd, unchecked. */
     public StartPlanLoader(QueenClient client, String sink, String tenant, String lakeRoot) {
@@ -68,22 +78,54 @@ public final class StartPlanLoader implements AutoCloseable {
         }
     }
 
+    /**
+     * The start plans of {@code queues}. The lake checks run on the pool and are waited for at most
+     * {@link #CHECK_WAIT_MS} (this runs on the worker thread the lease rounds share): a queue whose
+     * check has not answered yet (the first S3 call of a JobManager starts the S3 file system,
+     * seconds) gets {@link StartPlan#checking()}, and its check, still running, is taken up by a
+     * later call instead of starting another.
+     */
     public Map<String, StartPlan> load(List<String> queues) {
         Map<String, ObservedPointer> observed = pointers.readAll(queues);
         Map<String, ObservedIntent> intentsRead = intents.readAll(queues);
         Map<String, CompletableFuture<Optional<LakeAhead>>> checks = lakeChecks(observed, intentsRead);
-        Map<String, CompletableFuture<Map<String, CheckpointDoc.Position>>> reading = new LinkedHashMap<>();
-        // Every queue's bucket reads at once: a start without state over many queues is one wait, not one per queue.
-        observed.forEach((queue, o) -> o.pointer().ifPresent(committed -> reading.put(queue,
-                resume.map(r -> r.after(queue, committed.k())).orElse(CompletableFuture.completedFuture(Map.of())))));
+        awaitAtMost(checks.values(), CHECK_WAIT_MS);
         Map<String, StartPlan> plans = new LinkedHashMap<>();
+        Map<String, CompletableFuture<Map<String, CheckpointDoc.Position>>> reading = new LinkedHashMap<>();
         observed.forEach((queue, o) -> {
-            Optional<StartPlan.Refusal> refusal = refusal(queue, checks.get(queue));
-            plans.put(queue, refusal.map(StartPlan::refused).orElseGet(() -> o.pointer()
-                    .map(committed -> withPointer(queue, committed, reading.get(queue)))
-                    .orElseGet(() -> noPointer(queue, intentsRead.get(queue)))));
+            CompletableFuture<Optional<LakeAhead>> check = checks.get(queue);
+            if (check != null && !check.isDone()) {
+                plans.put(queue, StartPlan.checking());
+                return;
+            }
+            inFlight.remove(queue);
+            Optional<StartPlan.Refusal> refusal = refusal(queue, check);
+            if (refusal.isPresent()) {
+                plans.put(queue, StartPlan.refused(refusal.get()));
+                return;
+            }
+            // Every started queue's bucket reads at once: a start without state over many queues is one wait.
+            o.pointer().ifPresent(committed -> reading.put(queue, resume.map(r -> r.after(queue, committed.k()))
+                    .orElse(CompletableFuture.completedFuture(Map.of()))));
+        });
+        observed.forEach((queue, o) -> {
+            if (!plans.containsKey(queue)) {
+                plans.put(queue, o.pointer().map(committed -> withPointer(queue, committed, reading.get(queue)))
+                        .orElseGet(() -> noPointer(queue, intentsRead.get(queue))));
+            }
         });
         return plans;
+    }
+
+    private static void awaitAtMost(Collection<CompletableFuture<Optional<LakeAhead>>> checks, long millis) {
+        try {
+            CompletableFuture.allOf(checks.toArray(CompletableFuture[]::new)).get(millis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking the lake against the commit pointers", e);
+        } catch (ExecutionException | TimeoutException e) {
+            // Each check's own outcome is read below; the slow ones are taken up by a later call.
+        }
     }
 
     /**
@@ -95,7 +137,7 @@ public final class StartPlanLoader implements AutoCloseable {
         if (reads.isEmpty()) {
             return CompletableFuture.completedFuture(Map.of());
         }
-        return CompletableFuture.supplyAsync(() -> lakeChecks(pointers.readAll(queues), intents.readAll(queues)),
+        return CompletableFuture.supplyAsync(() -> freshChecks(pointers.readAll(queues), intents.readAll(queues)),
                 reads.get()).thenCompose(checks -> CompletableFuture.allOf(checks.values().toArray(CompletableFuture[]::new))
                         .handle((done, failed) -> {
                             Map<String, Optional<StartPlan.Refusal>> refusals = new LinkedHashMap<>();
@@ -104,12 +146,39 @@ public final class StartPlanLoader implements AutoCloseable {
                         }));
     }
 
+    /**
+     * Each queue's lake check, started on the pool, or the one still running from an earlier call
+     * for the same pointer and intent. Empty when there is no lake root.
+     */
     private Map<String, CompletableFuture<Optional<LakeAhead>>> lakeChecks(
             Map<String, ObservedPointer> observed, Map<String, ObservedIntent> intentsRead) {
         Map<String, CompletableFuture<Optional<LakeAhead>>> checks = new LinkedHashMap<>();
         if (trail.isEmpty()) {
             return checks;
         }
+        observed.forEach((queue, o) -> {
+            Optional<Intent> intent = intentsRead.get(queue).intent();
+            long accounted = ManifestTrail.accountedFor(o.pointer(), intent);
+            InFlight running = inFlight.get(queue);
+            if (running == null || running.accounted() != accounted) {
+                running = new InFlight(accounted, CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return trail.get().check(queue, pointers.committedKey(queue), o.pointer(), intent);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }, reads.get()));
+                inFlight.put(queue, running);
+            }
+            checks.put(queue, running.check());
+        });
+        return checks;
+    }
+
+    /** Checks started now, for queues that already have a split (never shared with {@link #load}). */
+    private Map<String, CompletableFuture<Optional<LakeAhead>>> freshChecks(
+            Map<String, ObservedPointer> observed, Map<String, ObservedIntent> intentsRead) {
+        Map<String, CompletableFuture<Optional<LakeAhead>>> checks = new LinkedHashMap<>();
         observed.forEach((queue, o) -> checks.put(queue, CompletableFuture.supplyAsync(() -> {
             try {
                 return trail.get().check(queue, pointers.committedKey(queue), o.pointer(),
