@@ -6,6 +6,7 @@ import io.queenlake.broker.client.KvExpiry;
 import io.queenlake.broker.client.KvOp;
 import io.queenlake.broker.client.KvResult;
 import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.BrokerOutage;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.client.RawJson;
 import io.queenlake.format.manifest.LeaseDoc;
@@ -53,6 +54,8 @@ public final class LeaseKeeper {
     private final QueenClient client;
     private final SinkKeys keys;
     private final String instance;
+    /** One WARN per broker outage, not one per cut-short round. */
+    private final BrokerOutage outage;
     private final String incarnation;
     private final long ttlMs;
     private final LongSupplier clockMs;
@@ -76,6 +79,7 @@ public final class LeaseKeeper {
         this.ttlMs = ttlMs;
         this.clockMs = clockMs;
         this.sinceMs = clockMs.getAsLong();
+        this.outage = new BrokerOutage("the lease rounds of instance " + instance, client.broker());
     }
 
     /** 16 lowercase hex digits, new for every enumerator start. */
@@ -154,9 +158,12 @@ public final class LeaseKeeper {
             if (!e.retriable()) {
                 throw e;
             }
-            LOG.warn("lease round of instance {} cut short, retrying in {} ms: {}", instance, refreshIntervalMs(), e.getMessage());
+            outage.failed(e);
+            LOG.debug("lease round of instance {} cut short, retrying in {} ms: {}", instance, refreshIntervalMs(),
+                    e.getMessage());
             return view(Optional.of(e));
         }
+        outage.answered();
         slots.keySet().retainAll(want);
         return view(Optional.empty());
     }

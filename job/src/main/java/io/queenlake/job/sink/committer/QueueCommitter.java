@@ -1,5 +1,6 @@
 package io.queenlake.job.sink.committer;
 
+import io.queenlake.broker.client.BrokerOutage;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.Intents;
@@ -52,6 +53,7 @@ final class QueueCommitter {
     private final LakeObjects objects;
     private final Executor bucketIo;
     private final Optional<QueueTables> tables;
+    private final BrokerOutage brokerOutage;
 
     QueueCommitter(LakeSinkConfig config, LakeMetrics metrics, CommitPointers pointers, Intents intents,
             LakeObjects objects, Executor bucketIo, Optional<QueueTables> tables) {
@@ -62,6 +64,7 @@ final class QueueCommitter {
         this.intents = intents;
         this.objects = objects;
         this.bucketIo = bucketIo;
+        this.brokerOutage = new BrokerOutage("the committer of sink '" + config.sinkName() + "'", config.brokerUrl());
     }
 
     /** Commits the queue's windows in order; returns the step that ended the queue's run. */
@@ -71,6 +74,7 @@ final class QueueCommitter {
         try {
             observed = pointers.read(queue);
             intent[0] = intents.read(queue);
+            brokerOutage.answered();
         } catch (QueenException e) {
             CommitStep step = onBrokerFailure(queue, inOrder.get(0).getCommittable(), e);
             inOrder.forEach(CommitRequest::retryLater);
@@ -115,8 +119,13 @@ final class QueueCommitter {
                         LOG.error(f.failure().getMessage());
                         request.signalFailedWithKnownReason(f.failure());
                     } else {
-                        LOG.warn("window queue={} k={} will be retried: {}", queue, window.k(),
-                                ((CommitStep.Retry) step).cause().toString());
+                        Exception cause = ((CommitStep.Retry) step).cause();
+                        // A bucket or broker outage has its one WARN (S3Outages, BrokerOutage), not one per retry.
+                        if (cause instanceof IOException || cause instanceof QueenException) {
+                            LOG.debug("window queue={} k={} will be retried: {}", queue, window.k(), cause.toString());
+                        } else {
+                            LOG.warn("window queue={} k={} will be retried: {}", queue, window.k(), cause.toString());
+                        }
                         request.retryLater();
                     }
                     // A later window never overtakes an earlier one.
@@ -345,6 +354,7 @@ final class QueueCommitter {
 
     private CommitStep onBrokerFailure(String queue, WindowCommittable window, QueenException e) {
         if (e.retriable()) {
+            brokerOutage.failed(e);
             return new CommitStep.Retry(e);
         }
         // A refused token stops the job for good (TokenRefusal); any other refusal fails the task.
