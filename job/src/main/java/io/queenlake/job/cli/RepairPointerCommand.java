@@ -65,10 +65,7 @@ final class RepairPointerCommand implements Subcommand {
     private static final Help HELP = new Help(
             "rebuild a queue's commit pointer from its manifests in the lake (the broker lost its KV, or the pointer"
                     + " was deleted); never moves a pointer back",
-            OPTIONS, " [--setting value ...]", List.of(Usage.settings("the bucket and the broker come from the job's"
-                    + " settings, --name value or the QUEEN_* variable (queen-lake run --help lists every setting):",
-                    Setting.ENDPOINT, Setting.REGION, Setting.BUCKET, Setting.PATH_STYLE, Setting.ACCESS_KEY,
-                    Setting.SECRET_KEY, Setting.PREFIX, Setting.QUEEN_URL, Setting.QUEEN_TOKEN, Setting.QUEEN_TENANT)));
+            OPTIONS, " [--setting value ...]", List.of(Usage.bucketAndBrokerSettings()));
 
     @Override
     public Help help() {

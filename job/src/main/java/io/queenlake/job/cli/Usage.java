@@ -76,6 +76,14 @@ final class Usage {
                 .findFirst().map(o -> o.value() != null).orElse(true);
     }
 
+    /** The settings section of the commands that read a lake and its pointers (verify, repair-pointer). */
+    static String bucketAndBrokerSettings() {
+        return settings("the bucket and the broker come from the job's settings, --name value or the QUEEN_* variable"
+                        + " (queen-lake run --help lists every setting):",
+                Setting.ENDPOINT, Setting.REGION, Setting.BUCKET, Setting.PATH_STYLE, Setting.ACCESS_KEY,
+                Setting.SECRET_KEY, Setting.PREFIX, Setting.QUEEN_URL, Setting.QUEEN_TOKEN, Setting.QUEEN_TENANT);
+    }
+
     /** A few settings by their job argument and variable, each with what it does. */
     static String settings(String heading, Setting... settings) {
         List<String[]> rows = new ArrayList<>();

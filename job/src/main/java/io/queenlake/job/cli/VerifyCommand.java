@@ -61,10 +61,7 @@ final class VerifyCommand implements Subcommand {
 
     private static final Help HELP = new Help(
             "check a lake: per queue its windows, records, bytes, lost ranges, orphans and problems; exit 1 on any problem",
-            OPTIONS, " [--setting value ...]", List.of(Usage.settings("the bucket and the broker come from the job's"
-                    + " settings, --name value or the QUEEN_* variable (queen-lake run --help lists every setting):",
-                    Setting.ENDPOINT, Setting.REGION, Setting.BUCKET, Setting.PATH_STYLE, Setting.ACCESS_KEY,
-                    Setting.SECRET_KEY, Setting.PREFIX, Setting.QUEEN_URL, Setting.QUEEN_TOKEN, Setting.QUEEN_TENANT)));
+            OPTIONS, " [--setting value ...]", List.of(Usage.bucketAndBrokerSettings()));
 
     @Override
     public Help help() {
