@@ -10,6 +10,7 @@ import io.queenlake.format.manifest.Committed;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import io.queenlake.format.manifest.Intent;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,17 +80,20 @@ public final class StartPlanLoader implements AutoCloseable {
     }
 
     /**
-     * The start plans of {@code queues}. The lake checks run on the pool and are waited for at most
-     * {@link #CHECK_WAIT_MS} (this runs on the worker thread the lease rounds share): a queue whose
-     * check has not answered yet (the first S3 call of a JobManager starts the S3 file system,
-     * seconds) gets {@link StartPlan#checking()}, and its check, still running, is taken up by a
-     * later call instead of starting another.
+     * The start plans of {@code queues}. The lake checks run on the pool; those started by this
+     * call are waited for at most {@link #CHECK_WAIT_MS} (this runs on the worker thread the lease
+     * rounds share), those still running from an earlier call not at all: a queue whose check has
+     * not answered yet (the first S3 call of a JobManager starts the S3 file system, seconds) gets
+     * {@link StartPlan#checking()}, and a later call takes up its answer.
      */
     public Map<String, StartPlan> load(List<String> queues) {
         Map<String, ObservedPointer> observed = pointers.readAll(queues);
         Map<String, ObservedIntent> intentsRead = intents.readAll(queues);
-        Map<String, CompletableFuture<Optional<LakeAhead>>> checks = lakeChecks(observed, intentsRead);
-        awaitAtMost(checks.values(), CHECK_WAIT_MS);
+        List<CompletableFuture<Optional<LakeAhead>>> started = new ArrayList<>();
+        Map<String, CompletableFuture<Optional<LakeAhead>>> checks = lakeChecks(observed, intentsRead, started);
+        // Only checks started now are waited for: a discovery run that waited again for the same slow
+        // check every interval would keep the worker thread (and so the lease rounds) busy for good.
+        awaitAtMost(started, CHECK_WAIT_MS);
         Map<String, StartPlan> plans = new LinkedHashMap<>();
         Map<String, CompletableFuture<Map<String, CheckpointDoc.Position>>> reading = new LinkedHashMap<>();
         observed.forEach((queue, o) -> {
@@ -151,7 +155,8 @@ public final class StartPlanLoader implements AutoCloseable {
      * for the same pointer and intent. Empty when there is no lake root.
      */
     private Map<String, CompletableFuture<Optional<LakeAhead>>> lakeChecks(
-            Map<String, ObservedPointer> observed, Map<String, ObservedIntent> intentsRead) {
+            Map<String, ObservedPointer> observed, Map<String, ObservedIntent> intentsRead,
+            List<CompletableFuture<Optional<LakeAhead>>> started) {
         Map<String, CompletableFuture<Optional<LakeAhead>>> checks = new LinkedHashMap<>();
         if (trail.isEmpty()) {
             return checks;
@@ -169,6 +174,7 @@ public final class StartPlanLoader implements AutoCloseable {
                     }
                 }, reads.get()));
                 inFlight.put(queue, running);
+                started.add(running.check());
             }
             checks.put(queue, running.check());
         });
