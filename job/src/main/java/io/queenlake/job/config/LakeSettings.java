@@ -48,6 +48,7 @@ public record LakeSettings(
         long safeGuardMs,
         long discoveryIntervalMs,
         int fetchConcurrency,
+        int commitConcurrency,
         long leaseTtlMs,
         int checkpointEvery,
         int multipartThresholdMb,
@@ -175,6 +176,7 @@ public record LakeSettings(
                 .brokerUrl(queenUrl)
                 .token(queenToken)
                 .requestTimeout(BROKER_REQUEST_TIMEOUT)
+                .commitConcurrency(commitConcurrency)
                 .catalog(catalog.orElse(null))
                 .build();
     }
@@ -252,6 +254,7 @@ public record LakeSettings(
         shown.put(Setting.SAFE_GUARD_MS, Long.toString(safeGuardMs));
         shown.put(Setting.DISCOVERY_INTERVAL_MS, Long.toString(discoveryIntervalMs));
         shown.put(Setting.FETCH_CONCURRENCY, Integer.toString(fetchConcurrency));
+        shown.put(Setting.COMMIT_CONCURRENCY, Integer.toString(commitConcurrency));
         shown.put(Setting.LEASE_TTL_MS, Long.toString(leaseTtlMs));
         shown.put(Setting.CHECKPOINT_EVERY, Integer.toString(checkpointEvery));
         shown.put(Setting.MULTIPART_THRESHOLD_MB, Integer.toString(multipartThresholdMb));

@@ -33,6 +33,7 @@ final class LakeSettingsBuilder {
     private Long safeGuardMs;
     private Long discoveryIntervalMs;
     private Integer fetchConcurrency;
+    private Integer commitConcurrency;
     private Long leaseTtlMs;
     private Integer checkpointEvery;
     private Integer multipartThresholdMb;
@@ -126,6 +127,11 @@ final class LakeSettingsBuilder {
         return this;
     }
 
+    LakeSettingsBuilder commitConcurrency(int commitConcurrency) {
+        this.commitConcurrency = commitConcurrency;
+        return this;
+    }
+
     LakeSettingsBuilder fetchConcurrency(int fetchConcurrency) {
         this.fetchConcurrency = fetchConcurrency;
         return this;
@@ -186,7 +192,7 @@ final class LakeSettingsBuilder {
                 accessKey, secretKey, set(prefix, "prefix"), set(pathStyle, "pathStyle"), sse, sseKmsKeyId,
                 set(writer, "writer"), set(start, "start"), set(maxWindowMs, "maxWindowMs"), set(sink, "sink"),
                 set(safeGuardMs, "safeGuardMs"), set(discoveryIntervalMs, "discoveryIntervalMs"),
-                set(fetchConcurrency, "fetchConcurrency"), set(leaseTtlMs, "leaseTtlMs"),
+                set(fetchConcurrency, "fetchConcurrency"), set(commitConcurrency, "commitConcurrency"), set(leaseTtlMs, "leaseTtlMs"),
                 set(checkpointEvery, "checkpointEvery"), set(multipartThresholdMb, "multipartThresholdMb"),
                 set(memoryMb, "memoryMb"),
                 set(instance, "instance"), set(queenUrl, "queenUrl"), queenToken, set(tenant, "tenant"),

@@ -3,6 +3,7 @@ package io.queenlake.job.config;
 import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.object.Format;
 import io.queenlake.format.parquet.ParquetCodec;
+import io.queenlake.job.sink.LakeSinkOptions;
 import io.queenlake.job.window.WindowOptions;
 import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.source.SettingSpec;
@@ -77,6 +78,7 @@ public enum Setting {
     SAFE_GUARD_MS(QueenSourceOptions.SAFE_GUARD_MS),
     DISCOVERY_INTERVAL_MS(QueenSourceOptions.DISCOVERY_INTERVAL_MS),
     FETCH_CONCURRENCY(QueenSourceOptions.FETCH_CONCURRENCY),
+    COMMIT_CONCURRENCY(LakeSinkOptions.COMMIT_CONCURRENCY),
     LEASE_TTL_MS(QueenSourceOptions.LEASE_TTL_MS),
     CHECKPOINT_EVERY(WindowOptions.CHECKPOINT_EVERY),
     MULTIPART_THRESHOLD_MB(SettingSpec.number("QUEEN_S3_MULTIPART_THRESHOLD_MB").defaultValue(64).range(5, 5_120)

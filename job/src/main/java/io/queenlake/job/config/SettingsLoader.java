@@ -204,6 +204,7 @@ public final class SettingsLoader {
                     .safeGuardMs(number(Setting.SAFE_GUARD_MS))
                     .discoveryIntervalMs(number(Setting.DISCOVERY_INTERVAL_MS))
                     .fetchConcurrency((int) number(Setting.FETCH_CONCURRENCY))
+                    .commitConcurrency((int) number(Setting.COMMIT_CONCURRENCY))
                     .leaseTtlMs(number(Setting.LEASE_TTL_MS))
                     .checkpointEvery((int) number(Setting.CHECKPOINT_EVERY))
                     .multipartThresholdMb((int) number(Setting.MULTIPART_THRESHOLD_MB))

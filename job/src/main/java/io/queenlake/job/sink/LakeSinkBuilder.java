@@ -29,6 +29,7 @@ public final class LakeSinkBuilder {
     private CatalogLink catalog;
     private String endpoint = "(the S3 file system's s3.endpoint)";
     private Duration stagingRetryFor = DEFAULT_STAGING_RETRY_FOR;
+    private int commitConcurrency = (int) LakeSinkOptions.COMMIT_CONCURRENCY.defaultNumber();
 
     /** Two windows of the default 128 MiB target: uploads overlap encoding without unbounded memory. */
     public static final long DEFAULT_STAGING_BYTES_IN_FLIGHT = 256L << 20;
@@ -54,6 +55,12 @@ public final class LakeSinkBuilder {
      * queue, the object and the error (default {@link #DEFAULT_STAGING_RETRY_FOR}); meanwhile the
      * other queues' windows commit.
      */
+    /** Queues whose windows commit at once ({@link LakeSinkOptions#COMMIT_CONCURRENCY}). */
+    public LakeSinkBuilder commitConcurrency(int queues) {
+        this.commitConcurrency = queues;
+        return this;
+    }
+
     public LakeSinkBuilder stagingRetryFor(Duration stagingRetryFor) {
         this.stagingRetryFor = stagingRetryFor;
         return this;
@@ -163,9 +170,10 @@ public final class LakeSinkBuilder {
             throw new IllegalArgumentException("the lake sink's staging retry time must be zero or more, was "
                     + stagingRetryFor + ": set a duration (default " + DEFAULT_STAGING_RETRY_FOR + ").");
         }
+        LakeSinkOptions.COMMIT_CONCURRENCY.requireInRange(commitConcurrency);
         return new LakeSinkConfig(checkedRoot, prefix, writerSettings, sinkName, tenant.toLowerCase(java.util.Locale.ROOT),
                 brokerUrl.strip(), token, requestTimeout, stagingBytesInFlight, crashHook, endpoint,
-                stagingRetryFor, catalog);
+                stagingRetryFor, catalog, commitConcurrency);
     }
 
     private String checkedRoot() {

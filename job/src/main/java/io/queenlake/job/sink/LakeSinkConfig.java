@@ -42,11 +42,13 @@ public final class LakeSinkConfig implements Serializable {
     private final String endpoint;
     private final Duration stagingRetryFor;
     private final CatalogLink catalog;
+    private final int commitConcurrency;
 
     LakeSinkConfig(String root, Prefix prefix, WriterSettings settings, String sinkName, String tenant,
             String brokerUrl, String token, Duration requestTimeout, long stagingBytesInFlight, CrashHook crashHook,
-            String endpoint, Duration stagingRetryFor, CatalogLink catalog) {
+            String endpoint, Duration stagingRetryFor, CatalogLink catalog, int commitConcurrency) {
         this.root = root;
+        this.commitConcurrency = commitConcurrency;
         this.catalog = catalog;
         this.endpoint = endpoint;
         this.stagingRetryFor = stagingRetryFor;
@@ -105,6 +107,11 @@ public final class LakeSinkConfig implements Serializable {
     }
 
     /** How long the writer retries a failing upload of a window before it fails the job. */
+    /** Queues whose windows the committer commits at once. */
+    public int commitConcurrency() {
+        return commitConcurrency;
+    }
+
     public Duration stagingRetryFor() {
         return stagingRetryFor;
     }

@@ -1,6 +1,10 @@
 package io.queenlake.job.sink.committer;
 
 import io.queenlake.broker.client.QueenClient;
+import io.queenlake.broker.client.QueenException;
+import io.queenlake.broker.kv.ObservedIntent;
+import io.queenlake.broker.kv.ObservedPointer;
+import io.queenlake.broker.kv.UnreadableDocumentException;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.Intents;
 import io.queenlake.job.iceberg.QueueTables;
@@ -13,6 +17,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,13 +50,11 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
 
     private static final long FIRST_BACKOFF_MS = 100;
     private static final long MAX_BACKOFF_MS = 2_000;
-    /** Queues committed at once; each mostly waits on the bucket and the broker. */
-    static final int QUEUE_THREADS = 4;
-    /** Object completions and manifest reads at once, over all queues. */
-    static final int BUCKET_THREADS = 8;
 
     private final LakeSinkConfig config;
     private final QueueCommitter queues;
+    private final CommitPointers pointers;
+    private final Intents intents;
     private final ExecutorService queueThreads;
     private final ExecutorService bucketThreads;
     private final Optional<QueueTables> tables;
@@ -63,13 +66,14 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
     /** With a given broker client: tests wrap a real one to see the order of the KV calls. */
     LakeCommitter(LakeSinkConfig config, LakeMetrics metrics, QueenClient client) throws IOException {
         this.config = config;
-        CommitPointers pointers = new CommitPointers(client, config.sinkName());
-        this.queueThreads = SinkThreads.pool(QUEUE_THREADS, "lake-committer-" + config.sinkName() + "-queue");
-        this.bucketThreads = SinkThreads.pool(BUCKET_THREADS, "lake-committer-" + config.sinkName() + "-bucket");
+        this.pointers = new CommitPointers(client, config.sinkName());
+        this.intents = new Intents(client, config.sinkName());
+        // Each queue's run mostly waits on the bucket and the KV: as many threads as queues committed at once.
+        this.queueThreads = SinkThreads.pool(config.commitConcurrency(), "lake-committer-" + config.sinkName() + "-queue");
+        this.bucketThreads = SinkThreads.pool(config.commitConcurrency(), "lake-committer-" + config.sinkName() + "-bucket");
         this.tables = config.catalog().map(link -> new QueueTables(link, config.sinkName(), config.tenant(),
                 config.writerSettings().align(), key -> config.pathOf(key).toString()));
-        this.queues = new QueueCommitter(config, metrics, pointers,
-                new Intents(client, config.sinkName()), new LakeObjects(config), bucketThreads, tables);
+        this.queues = new QueueCommitter(config, metrics, pointers, intents, new LakeObjects(config), bucketThreads, tables);
     }
 
     @Override
@@ -83,13 +87,15 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
         for (CommitRequest<WindowCommittable> r : requests) {
             byQueue.computeIfAbsent(r.getCommittable().queue(), q -> new ArrayList<>()).add(r);
         }
+        Map<String, QueueCommitter.Observed> read = readAll(new ArrayList<>(byQueue.keySet()));
         Map<String, CompletableFuture<CommitStep>> runs = new LinkedHashMap<>();
         for (Map.Entry<String, List<CommitRequest<WindowCommittable>>> queue : byQueue.entrySet()) {
             List<CommitRequest<WindowCommittable>> inOrder = queue.getValue();
             inOrder.sort(Comparator.comparingLong(r -> r.getCommittable().k()));
+            Optional<QueueCommitter.Observed> observed = Optional.ofNullable(read.get(queue.getKey()));
             runs.put(queue.getKey(), byQueue.size() == 1
-                    ? CompletableFuture.completedFuture(queues.commit(queue.getKey(), inOrder))
-                    : CompletableFuture.supplyAsync(() -> queues.commit(queue.getKey(), inOrder), queueThreads));
+                    ? CompletableFuture.completedFuture(queues.commit(queue.getKey(), inOrder, observed))
+                    : CompletableFuture.supplyAsync(() -> queues.commit(queue.getKey(), inOrder, observed), queueThreads));
         }
         SuppressRestartsException fenced = null;
         RuntimeException failed = null;
@@ -118,6 +124,29 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
         }
         if (retries >= 0) {
             Thread.sleep(Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS << Math.min(retries, 10)));
+        }
+    }
+
+    /**
+     * Every queue's pointer and intent of this call, in KV batches of up to 256 keys: two calls for
+     * a round of up to 256 queues instead of two per queue. When a batch fails (the broker, or a
+     * document that does not decode) each queue reads its own, so one queue's unreadable pointer
+     * stops only that queue.
+     */
+    private Map<String, QueueCommitter.Observed> readAll(List<String> names) {
+        if (names.size() < 2) {
+            return Map.of();
+        }
+        try {
+            Map<String, ObservedPointer> pointersNow = pointers.readAll(names);
+            Map<String, ObservedIntent> intentsNow = intents.readAll(names);
+            Map<String, QueueCommitter.Observed> read = new HashMap<>();
+            for (String queue : names) {
+                read.put(queue, new QueueCommitter.Observed(pointersNow.get(queue), intentsNow.get(queue)));
+            }
+            return read;
+        } catch (QueenException | UnreadableDocumentException e) {
+            return Map.of();
         }
     }
 

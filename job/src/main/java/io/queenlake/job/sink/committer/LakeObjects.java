@@ -92,21 +92,26 @@ final class LakeObjects {
 
     /** Manifest {@code k} of the window's queue, or empty when absent or unreadable. */
     Optional<Manifest> readManifest(WindowCommittable window) throws IOException {
-        return watched(window.queue(), "reading manifest " + window.k(), () -> readManifestNow(window));
+        return findManifest(window).manifest();
     }
 
-    private Optional<Manifest> readManifestNow(WindowCommittable window) throws IOException {
+    /** What manifest {@code k}'s key holds: nothing, a manifest, or bytes that do not parse. */
+    FoundManifest findManifest(WindowCommittable window) throws IOException {
+        return watched(window.queue(), "reading manifest " + window.k(), () -> findManifestNow(window));
+    }
+
+    private FoundManifest findManifestNow(WindowCommittable window) throws IOException {
         Path path = config.pathOf(sidecars(window).manifest(window.k()));
         byte[] body;
         try (FSDataInputStream in = fs.open(path)) {
             body = in.readAllBytes();
         } catch (FileNotFoundException absent) {
-            return Optional.empty();
+            return FoundManifest.absent();
         }
         try {
-            return Optional.of(ManifestJson.read(body));
+            return FoundManifest.of(ManifestJson.read(body));
         } catch (RuntimeException unreadable) {
-            return Optional.empty();
+            return FoundManifest.unreadable(unreadable.getMessage() == null ? unreadable.toString() : unreadable.getMessage());
         }
     }
 

@@ -22,6 +22,9 @@ import io.queenlake.source.enumerator.start.LakeAhead;
 import io.queenlake.source.TokenRefusal;
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
@@ -37,10 +40,10 @@ import org.slf4j.LoggerFactory;
  * object of window {@code k + 1} is published before window {@code k}'s pointer moved and
  * {@code k + 1}'s intent is in KV, so at most one window per queue is ever visible without its
  * manifest, and the intent names it: the next run, whatever its settings, rebuilds exactly that
- * window under the same keys (docs/ARCHITECTURE.md "Restore"). Only the manifest reads of the
- * windows expected to follow the first one decided {@link CommitDecision#COMMIT}
- * ({@link ExpectedCommits}) start together ({@link PreparedWindows}). Stateless between calls: one
- * instance serves every queue, each call on its own thread.
+ * window under the same keys (docs/ARCHITECTURE.md "Restore"). Manifest {@code k} is read only
+ * where something other than this committer may have written it ({@link #manifestToRead}). One
+ * instance serves every queue, each call on its own thread; between calls it keeps only which
+ * window it committed last per queue (its steady state).
  */
 final class QueueCommitter {
 
@@ -54,6 +57,8 @@ final class QueueCommitter {
     private final Executor bucketIo;
     private final Optional<QueueTables> tables;
     private final BrokerOutage brokerOutage;
+    /** Per queue, the newest window this instance committed or found committed: the steady state, where no manifest is read. */
+    private final Map<String, Long> committedHere = new ConcurrentHashMap<>();
 
     QueueCommitter(LakeSinkConfig config, LakeMetrics metrics, CommitPointers pointers, Intents intents,
             LakeObjects objects, Executor bucketIo, Optional<QueueTables> tables) {
@@ -67,13 +72,19 @@ final class QueueCommitter {
         this.brokerOutage = new BrokerOutage("the committer of sink '" + config.sinkName() + "'", config.brokerUrl());
     }
 
-    /** Commits the queue's windows in order; returns the step that ended the queue's run. */
-    CommitStep commit(String queue, List<CommitRequest<WindowCommittable>> inOrder) {
+    /** A queue's pointer and intent as read for one commit call (in a batch with the other queues'). */
+    record Observed(ObservedPointer pointer, ObservedIntent intent) {}
+
+    /**
+     * Commits the queue's windows in order, from its pointer and intent as {@code read} for this
+     * call (read here when not given); returns the step that ended the queue's run.
+     */
+    CommitStep commit(String queue, List<CommitRequest<WindowCommittable>> inOrder, Optional<Observed> read) {
         ObservedPointer observed;
         ObservedIntent[] intent = new ObservedIntent[1];
         try {
-            observed = pointers.read(queue);
-            intent[0] = intents.read(queue);
+            observed = read.isPresent() ? read.get().pointer() : pointers.read(queue);
+            intent[0] = read.isPresent() ? read.get().intent() : intents.read(queue);
             brokerOutage.answered();
         } catch (QueenException e) {
             CommitStep step = onBrokerFailure(queue, inOrder.get(0).getCommittable(), e);
@@ -95,8 +106,9 @@ final class QueueCommitter {
                     CommitDecision decision = decide(window, observed);
                     if (decision == CommitDecision.COMMIT && !prepared.has(window)) {
                         prepared.settle();
-                        prepared = new PreparedWindows(objects, ExpectedCommits.of(observed.pointer(),
-                                windowsFrom(inOrder, i)), bucketIo);
+                        List<WindowCommittable> expected = ExpectedCommits.of(observed.pointer(), windowsFrom(inOrder, i));
+                        prepared = new PreparedWindows(objects, expected, manifestToRead(queue, expected, intent[0]),
+                                bucketIo);
                     }
                     step = act(decision, window, observed, intent, prepared);
                 } catch (IOException e) {
@@ -111,8 +123,10 @@ final class QueueCommitter {
                     step = new CommitStep.Retry(e);
                 }
                 if (step instanceof CommitStep.Done done) {
+                    committedHere.put(queue, window.k());
                     observed = done.now();
                 } else if (step instanceof CommitStep.Already) {
+                    committedHere.merge(queue, window.k(), Math::max);
                     request.signalAlreadyCommitted();
                 } else {
                     if (step instanceof CommitStep.Fenced f) {
@@ -140,6 +154,25 @@ final class QueueCommitter {
         }
     }
 
+    /**
+     * Which of the expected windows' manifests must be read before they commit: the first one's,
+     * unless this committer itself committed the window before it and the intent does not name it.
+     * Then nobody but this job can have written manifest {@code k} (the start found none beyond the
+     * pointer, and the lease and the intent's precondition keep other writers of this sink off), so
+     * a window in steady state costs no read; the first window of a queue after a start or a
+     * restore, and one whose earlier attempt the intent names, are read and checked
+     * ({@link #manifestTaken}). Later expected windows follow this committer's own commits.
+     */
+    private OptionalLong manifestToRead(String queue, List<WindowCommittable> expected, ObservedIntent intent) {
+        if (expected.isEmpty()) {
+            return OptionalLong.empty();
+        }
+        long k = expected.get(0).k();
+        boolean attemptedBefore = intent.intent().filter(i -> i.k() == k).isPresent();
+        Long here = committedHere.get(queue);
+        return !attemptedBefore && here != null && here == k - 1 ? OptionalLong.empty() : OptionalLong.of(k);
+    }
+
     private static List<WindowCommittable> windowsFrom(List<CommitRequest<WindowCommittable>> inOrder, int i) {
         return inOrder.subList(i, inOrder.size()).stream().map(CommitRequest::getCommittable).toList();
     }
@@ -155,7 +188,7 @@ final class QueueCommitter {
         if (decision == CommitDecision.ALREADY_COMMITTED) {
             return finishAlreadyCommitted(window);
         }
-        Optional<Manifest> earlier = prepared.await(window);
+        FoundManifest earlier = prepared.await(window);
         Optional<LakeFencedException> taken = manifestTaken(window, earlier, intent[0].intent(), observed);
         if (taken.isPresent()) {
             return new CommitStep.Fenced(taken.get());
@@ -167,7 +200,7 @@ final class QueueCommitter {
         config.crashIfArmed(CrashPoint.AFTER_INTENT, window.k());
         objects.complete(window);
         config.crashIfArmed(CrashPoint.BETWEEN_OBJECTS_AND_MANIFEST, window.k());
-        Manifest stamped = publishedManifest(window, earlier);
+        Manifest stamped = publishedManifest(window, earlier.manifest());
         config.crashIfArmed(CrashPoint.BETWEEN_MANIFEST_AND_POINTER, window.k());
         if (tables.isPresent()) {
             // After the manifest, before the pointer: the pointer moves only once the table holds the window.
@@ -220,40 +253,50 @@ final class QueueCommitter {
 
     /**
      * Never writes over a committed window: manifest {@code k} found in the bucket before this
-     * commit is either this very window as an earlier attempt published it (kept as it is), or an
-     * earlier attempt of this window that the intent read before this commit names (its pointer
-     * never moved: finished under the same keys), or someone else's window, which stops the queue
-     * before its intent, objects or manifest are touched. A read before the write, not a
-     * conditional create: the job writes through Flink's S3 file system (Hadoop 3.3.4's S3A), which
-     * cannot send {@code If-None-Match}; the intent's conditional put already keeps this sink's
-     * writers one at a time, so only a writer outside the protocol could slip between the read and
-     * the write.
+     * commit must be this very window with the same objects, as an earlier attempt published it
+     * (kept as it is: a redo of an intent reads the same records and writes the same bytes). Any
+     * other manifest there, another window's or this window's with other objects (the records of
+     * the earlier attempt are no longer what the broker holds), stops the queue before its intent,
+     * objects or manifest are touched. Bytes that do not parse are left alone too, unless the
+     * intent read before this commit names this very window (a torn write of that attempt on a
+     * file system without atomic writes). A read before the write, not a conditional create: the
+     * job writes through Flink's S3 file system (Hadoop 3.3.4's S3A), which cannot send
+     * {@code If-None-Match}; the intent's conditional put already keeps this sink's writers one at
+     * a time, so only a writer outside the protocol could slip between the read and the write.
      */
-    private Optional<LakeFencedException> manifestTaken(WindowCommittable window, Optional<Manifest> found,
+    private Optional<LakeFencedException> manifestTaken(WindowCommittable window, FoundManifest found,
             Optional<Intent> intentBefore, ObservedPointer observed) {
-        if (found.isEmpty()) {
+        if (found.isAbsent()) {
             return Optional.empty();
         }
-        Manifest there = found.get();
         Manifest ours = window.manifest();
+        String pointer = observed.pointer().map(p -> "at k=" + p.k()).orElse("absent");
+        String remedy = " (its commit pointer " + pointers.committedKey(window.queue()) + " is " + pointer + "); if the"
+                + " broker lost its KV or someone deleted the pointer, rebuild it from the lake with `"
+                + LakeAhead.REPAIR_COMMAND + " --queue " + window.queue() + "`, otherwise stop the other writer of this"
+                + " prefix.";
+        String oursText = "window k=" + ours.k() + " [" + Micros.render(ours.tStart()) + ", " + Micros.render(ours.tEnd())
+                + ")";
+        if (found.unreadable().isPresent()) {
+            boolean ownTornAttempt = intentBefore.filter(i -> i.k() == ours.k() && i.tStart() == ours.tStart()
+                    && i.tEnd() == ours.tEnd()).isPresent();
+            return ownTornAttempt ? Optional.empty() : Optional.of(new LakeFencedException("queue '" + window.queue()
+                    + "' is fenced: manifest " + objects.manifestKey(window) + " holds bytes that do not parse ("
+                    + found.unreadable().get() + "), and no intent of this job names " + oursText + ", so it stops"
+                    + " without writing over them" + remedy));
+        }
+        Manifest there = found.manifest().orElseThrow();
         if (there.isStamped() && there.describesSameWindowAs(ours) && there.namesSameObjectsAs(ours)) {
             return Optional.empty();
         }
-        boolean earlierAttempt = intentBefore.filter(i -> i.k() == ours.k() && i.tStart() == ours.tStart()
-                && i.tEnd() == ours.tEnd()).isPresent();
-        if (earlierAttempt && there.k() == ours.k() && there.tStart() == ours.tStart() && there.tEnd() == ours.tEnd()) {
-            return Optional.empty();
-        }
-        String pointer = observed.pointer().map(p -> "at k=" + p.k()).orElse("absent");
+        String what = there.describesSameWindowAs(ours)
+                ? "this very window with other objects (its records are not what the broker holds now)"
+                : "window k=" + there.k() + " [" + Micros.render(there.tStart()) + ", " + Micros.render(there.tEnd())
+                        + ") of sink '" + there.sink() + "'";
         return Optional.of(new LakeFencedException("queue '" + window.queue() + "' is fenced: manifest "
-                + objects.manifestKey(window) + " already holds window k=" + there.k() + " [" + Micros.render(there.tStart())
-                + ", " + Micros.render(there.tEnd()) + ") of sink '" + there.sink() + "'"
-                + (there.isStamped() ? " committed at " + Micros.render(there.committedAtMicros()) : "")
-                + ", not window k=" + ours.k() + " [" + Micros.render(ours.tStart()) + ", " + Micros.render(ours.tEnd())
-                + ") that this job commits, so it stops without writing over it (its commit pointer "
-                + pointers.committedKey(window.queue()) + " is " + pointer + "); if the broker lost its KV or someone"
-                + " deleted the pointer, rebuild it from the lake with `" + LakeAhead.REPAIR_COMMAND + " --queue "
-                + window.queue() + "`, otherwise stop the other writer of this prefix."));
+                + objects.manifestKey(window) + " already holds " + what
+                + (there.isStamped() ? ", committed at " + Micros.render(there.committedAtMicros()) : "")
+                + ", not the " + oursText + " that this job commits, so it stops without writing over it" + remedy));
     }
 
     /**
@@ -326,16 +369,13 @@ final class QueueCommitter {
      * Why the pointer is not where this job expects it: the lake ahead of it (the KV forgot
      * committed windows, {@link LakeAhead}), or another writer.
      */
-    private LakeFencedException fenced(WindowCommittable window, ObservedPointer observed, ObservedIntent intent) {
-        String unchecked = "";
-        try {
-            Optional<LakeAhead> ahead = objects.lakeAhead(window, pointers.committedKey(window.queue()),
-                    observed.pointer(), intent.intent());
-            if (ahead.isPresent()) {
-                return new LakeFencedException(ahead.get().describeAtCommit(window.k()));
-            }
-        } catch (IOException e) {
-            unchecked = " (its manifests in the bucket could not be checked against it: " + e + ")";
+    private LakeFencedException fenced(WindowCommittable window, ObservedPointer observed, ObservedIntent intent)
+            throws IOException {
+        // A bucket that cannot answer is retried like any bucket failure: the verdict needs the lake.
+        Optional<LakeAhead> ahead = objects.lakeAhead(window, pointers.committedKey(window.queue()),
+                observed.pointer(), intent.intent());
+        if (ahead.isPresent()) {
+            return new LakeFencedException(ahead.get().describeAtCommit(window.k()));
         }
         String pointer = observed.pointer()
                 .map(p -> "at k=" + p.k() + " (tEnd " + Micros.render(p.tEnd()) + ")")
@@ -347,7 +387,7 @@ final class QueueCommitter {
             holder = "an unknown lease holder (the lease could not be read: " + e.getMessage() + ")";
         }
         return new LakeFencedException("queue '" + window.queue() + "' is fenced: its commit pointer "
-                + pointers.committedKey(window.queue()) + " is " + pointer + unchecked + ", " + holder
+                + pointers.committedKey(window.queue()) + " is " + pointer + ", " + holder
                 + ", so another writer moved it and this job stops without writing window k=" + window.k()
                 + "; stop the other writer or give this job its own sink name (QUEEN_S3_SINK).");
     }

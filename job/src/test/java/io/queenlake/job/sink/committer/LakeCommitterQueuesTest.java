@@ -63,12 +63,13 @@ class LakeCommitterQueuesTest {
                 @Override
                 public KvAnswer kv(List<KvOp> ops) {
                     for (KvOp op : ops) {
-                        if (op instanceof KvOp.Get get && get.key().equals(store.committedKey("beta"))) {
+                        if (op instanceof KvOp.Put put && put.key().equals(intentKey("beta"))) {
                             betaStarted.countDown();
                         }
                         if (op instanceof KvOp.Put put) {
                             if (put.key().equals(store.committedKey("alpha"))) {
-                                // Committed one queue after the other, alpha (first by name) would wait here for ever.
+                                // Committed one queue after the other, alpha (first by name) would wait here for
+                                // ever: beta's first intent is written only once its own run started.
                                 awaitQuietly(betaStarted);
                             }
                             moves.add(put.key() + "=" + (put.key().endsWith(":intent")
@@ -137,6 +138,10 @@ class LakeCommitterQueuesTest {
         } finally {
             writer.close();
         }
+    }
+
+    private static String intentKey(String queue) {
+        return new io.queenlake.broker.kv.SinkKeys("default").intent(queue);
     }
 
     static QueenClient client(DevBroker broker) {

@@ -62,8 +62,9 @@ class NeverOverwriteTest {
             assertThatThrownBy(() -> commit(config, broker, other))
                     .isInstanceOf(SuppressRestartsException.class)
                     .rootCause().hasMessageContainingAll("queue 'alpha' is fenced: manifest ",
-                            "/windows/0000000001.json already holds window k=1", "not window k=1",
-                            "stops without writing over it", "is absent", "./queen-lake repair-pointer --queue alpha");
+                            "/windows/0000000001.json already holds this very window with other objects",
+                            "not the window k=1", "stops without writing over it", "is absent",
+                            "./queen-lake repair-pointer --queue alpha");
 
             assertThat(fingerprint(dir.resolve("lake"))).as("every committed object and manifest, byte for byte")
                     .containsAllEntriesOf(before);
@@ -71,6 +72,35 @@ class NeverOverwriteTest {
                     .as("the pointer is not moved either").isEmpty();
             assertThat(new Intents(LakeCommitterQueuesTest.client(broker), "default").read("alpha").intent())
                     .as("nor the intent written").isEmpty();
+        }
+    }
+
+    @Test
+    void anotherWindowsManifestOrBytesThatDoNotParseAtTheKeyStopTheCommitUntouched() throws Exception {
+        String root = dir.toUri().toString() + "lake";
+        try (DevBroker broker = DevBroker.start(DevBrokerOptions.builder().build())) {
+            LakeSinkConfig config = LakeSink.builder().root(root).brokerUrl(broker.url().toString()).build().config();
+            List<WindowCommittable> windows = LakeCommitterQueuesTest.stagedWindows(config,
+                    new TestWindows(List.of("alpha"), 2, 3));
+            SidecarKeys keys = new SidecarKeys(Prefix.DEFAULT, ManifestJson.DEFAULT_TENANT, "alpha");
+            Path first = dir.resolve("lake").resolve(keys.manifest(1));
+            Files.createDirectories(first.getParent());
+            // Window 2's manifest, stamped, under window 1's key.
+            Files.write(first, ManifestJson.write(windows.get(1).manifest().withCommittedAt(1_791_007_800_000L)));
+            byte[] another = Files.readAllBytes(first);
+
+            assertThatThrownBy(() -> commit(config, broker, windows.subList(0, 1)))
+                    .isInstanceOf(SuppressRestartsException.class)
+                    .rootCause().hasMessageContainingAll("already holds window k=2 [", "of sink 'default'",
+                            "not the window k=1");
+            assertThat(Files.readAllBytes(first)).isEqualTo(another);
+
+            Files.write(first, "{\"k\":".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertThatThrownBy(() -> commit(config, broker, windows.subList(0, 1)))
+                    .isInstanceOf(SuppressRestartsException.class)
+                    .rootCause().hasMessageContainingAll("holds bytes that do not parse",
+                            "no intent of this job names window k=1", "without writing over them");
+            assertThat(Files.readString(first)).isEqualTo("{\"k\":");
         }
     }
 
