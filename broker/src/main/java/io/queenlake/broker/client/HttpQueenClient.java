@@ -18,6 +18,9 @@ public final class HttpQueenClient implements QueenClient {
     /** A fetch that long-polls may take its wait plus this much before the call times out. */
     private static final Duration LONG_POLL_SLACK = Duration.ofSeconds(10);
 
+    /** KV writes are budgeted per tenant (about 100 write calls a second): a 429 is waited out here. */
+    private static final RetryPolicy KV_RATE_LIMITS = RetryPolicy.rateLimits();
+
     private final BrokerTransport transport;
 
     private HttpQueenClient(BrokerTransport transport) {
@@ -70,8 +73,11 @@ public final class HttpQueenClient implements QueenClient {
         if (asked.isEmpty()) {
             return new KvAnswer.Results(List.of());
         }
-        return transport.call(Route.KV, WireRequests.kv(asked), transport.requestTimeout(),
-                (status, body) -> KvDecoder.decode(body, asked));
+        byte[] request = WireRequests.kv(asked);
+        // A 429 changed nothing, so the same batch (a conditional pointer put too) goes again after
+        // Retry-After; callers see the 429 only when the broker still refuses after a few seconds.
+        return KV_RATE_LIMITS.callThroughRateLimits(() -> transport.call(Route.KV, request, transport.requestTimeout(),
+                (status, body) -> KvDecoder.decode(body, asked)));
     }
 
     @Override

@@ -7,7 +7,8 @@ import java.util.concurrent.CompletableFuture;
  * The Queen MQ broker routes queen-lake uses (docs/BROKER-API.md), typed.
  *
  * <p>Every method answers for one node; every failure is a {@link QueenException} that says
- * whether it is retriable. Nothing here retries: use {@link RetryPolicy}. Entry errors
+ * whether it is retriable. Nothing here retries but {@link #kv} after a 429 (the broker's KV write
+ * budget): for everything else use {@link RetryPolicy}. Entry errors
  * ({@link EntryError}) and lost KV preconditions ({@link KvAnswer.PreconditionFailed}) are
  * answers, not exceptions.
  */
@@ -33,7 +34,11 @@ public interface QueenClient {
         return partitionsChanged(List.of()).safeTimeMicros();
     }
 
-    /** {@code POST /api/v1/kv}: one batch, applied all or nothing when an op is {@code required}. An empty batch makes no call. */
+    /**
+     * {@code POST /api/v1/kv}: one batch, applied all or nothing when an op is {@code required}. An
+     * empty batch makes no call. A refusal as over the broker's rate (429, which changed nothing) is
+     * retried a few times after its {@code Retry-After} ({@link RetryPolicy#rateLimits()}).
+     */
     KvAnswer kv(List<KvOp> ops);
 
     /** {@code GET /api/v1/resources/queues}: the tenant's queue names. */

@@ -3,6 +3,7 @@ package io.queenlake.broker.client;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -40,6 +41,15 @@ public record RetryPolicy(int maxAttempts, Duration firstBackoff, Duration maxBa
     }
 
     /**
+     * 4 attempts, 250 ms doubling to 2 s unless the broker says {@code Retry-After}: for a call the
+     * broker refused as over its rate (429), which changed nothing. Short enough that a lease round
+     * stuck behind it still refreshes well within the lease's TTL.
+     */
+    public static RetryPolicy rateLimits() {
+        return new RetryPolicy(4, Duration.ofMillis(250), Duration.ofSeconds(2));
+    }
+
+    /**
      * The wait before attempt {@code nextAttempt} (2 for the first retry) after {@code failure},
      * or empty when the failure is terminal or the attempts are spent.
      */
@@ -61,11 +71,33 @@ public record RetryPolicy(int maxAttempts, Duration firstBackoff, Duration maxBa
 
     /** Runs {@code call} until it succeeds, fails terminally, or the attempts are spent; the last failure is thrown. */
     public <T> T call(Supplier<T> call, Sleeper sleeper) {
+        return call(call, failure -> true, sleeper);
+    }
+
+    /**
+     * Runs {@code call}, retrying only refusals as over the broker's rate (429), each after the
+     * broker's {@code Retry-After} when it sent one; every other failure is thrown at once. Such a
+     * refusal changed nothing, so even a conditional KV write may simply go again, where after a
+     * timeout it might already have been applied.
+     */
+    public <T> T callThroughRateLimits(Supplier<T> call, Sleeper sleeper) {
+        return call(call, RetryPolicy::rateLimited, sleeper);
+    }
+
+    public <T> T callThroughRateLimits(Supplier<T> call) {
+        return callThroughRateLimits(call, THREAD_SLEEP);
+    }
+
+    private static boolean rateLimited(QueenException failure) {
+        return failure.kind() == QueenException.Kind.STATUS && failure.status() == 429;
+    }
+
+    private <T> T call(Supplier<T> call, Predicate<QueenException> retried, Sleeper sleeper) {
         for (int attempt = 1; ; attempt++) {
             try {
                 return call.get();
             } catch (QueenException failure) {
-                Optional<Duration> delay = delayBefore(attempt + 1, failure);
+                Optional<Duration> delay = retried.test(failure) ? delayBefore(attempt + 1, failure) : Optional.empty();
                 if (delay.isEmpty()) {
                     throw failure;
                 }

@@ -61,4 +61,45 @@ class RetryPolicyTest {
         assertThatThrownBy(() -> new RetryPolicy(0, Duration.ZERO, Duration.ZERO))
                 .hasMessage("a retry policy makes at least 1 attempt, was 0");
     }
+
+    @Test
+    void throughRateLimitsA429IsRetriedAfterItsRetryAfterAndTheCallSucceeds() {
+        AtomicInteger calls = new AtomicInteger();
+        List<Duration> slept = new ArrayList<>();
+        String answer = RetryPolicy.rateLimits().callThroughRateLimits(() -> {
+            if (calls.incrementAndGet() < 3) {
+                throw QueenException.status("http://b", Route.KV, 429, "budget spent", "rate_limited", 2);
+            }
+            return "written";
+        }, slept::add);
+        assertThat(answer).isEqualTo("written");
+        assertThat(calls).hasValue(3);
+        // Retry-After is the floor: above the policy's own 250 ms first backoff.
+        assertThat(slept).containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(2));
+    }
+
+    @Test
+    void throughRateLimitsA429WithoutRetryAfterBacksOffAndTheAttemptsAreBounded() {
+        AtomicInteger calls = new AtomicInteger();
+        List<Duration> slept = new ArrayList<>();
+        assertThatThrownBy(() -> RetryPolicy.rateLimits().callThroughRateLimits(() -> {
+            calls.incrementAndGet();
+            throw QueenException.status("http://b", Route.KV, 429, "budget spent", null, -1);
+        }, slept::add)).isInstanceOf(QueenException.class).hasMessageContaining("rate limiting");
+        assertThat(calls).hasValue(4);
+        assertThat(slept).containsExactly(Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1));
+    }
+
+    @Test
+    void throughRateLimitsEveryOtherFailureIsThrownAtOnceEvenARetriableOne() {
+        AtomicInteger calls = new AtomicInteger();
+        // A timed-out conditional put may have been applied: its caller decides, not a blind retry.
+        assertThatThrownBy(() -> RetryPolicy.rateLimits().callThroughRateLimits(() -> {
+            calls.incrementAndGet();
+            throw unavailable();
+        }, delay -> {
+            throw new AssertionError("slept before a failure that is not a 429");
+        })).isInstanceOf(QueenException.class).hasMessageContaining("503");
+        assertThat(calls).hasValue(1);
+    }
 }

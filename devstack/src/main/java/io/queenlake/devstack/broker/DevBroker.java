@@ -45,11 +45,14 @@ public final class DevBroker implements AutoCloseable {
     private final ScheduledExecutorService retentionTimer;
     private final RetentionPass retention;
     private final URI url;
+    /** Null without a KV write budget. */
+    private final KvWriteBudget kvBudget;
     private boolean closed;
 
     private DevBroker(BrokerState state, Journal journal, HttpServer server, ExecutorService httpThreads,
-            ScheduledExecutorService retentionTimer) {
+            ScheduledExecutorService retentionTimer, KvWriteBudget kvBudget) {
         this.state = state;
+        this.kvBudget = kvBudget;
         this.journal = journal;
         this.server = server;
         this.httpThreads = httpThreads;
@@ -81,12 +84,13 @@ public final class DevBroker implements AutoCloseable {
         }
         ExecutorService httpThreads = Executors.newFixedThreadPool(HTTP_THREADS, daemonThreads("dev-broker-http"));
         InfoRoutes info = new InfoRoutes(state);
+        KvWriteBudget kvBudget = options.kvWriteRate() == 0 ? null : new KvWriteBudget(options.kvWriteRate(), System::nanoTime);
         server.createContext("/", new BrokerHttp(options.token())
                 .route("POST", "/api/v1/push", new PushRoute(state))
                 .route("POST", "/api/v1/fetch", new FetchRoute(state))
                 .route("POST", "/api/v1/fetch/offsets", new FetchOffsetsRoute(state))
                 .route("POST", "/api/v1/partitions/changed", new PartitionsChangedRoute(state))
-                .route("POST", "/api/v1/kv", new KvRoute(state))
+                .route("POST", "/api/v1/kv", new KvRoute(state, options.kvLatencyMs(), kvBudget))
                 .route("POST", "/api/v1/configure", new ConfigureRoute(state))
                 .route("GET", "/api/v1/resources/queues", info.queues())
                 .route("GET", "/health", info.health())
@@ -95,7 +99,7 @@ public final class DevBroker implements AutoCloseable {
         server.setExecutor(httpThreads);
         server.start();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("dev-broker-retention"));
-        DevBroker broker = new DevBroker(state, journal, server, httpThreads, timer);
+        DevBroker broker = new DevBroker(state, journal, server, httpThreads, timer, kvBudget);
         timer.scheduleWithFixedDelay(broker::retentionTick, 1, 1, TimeUnit.SECONDS);
         LOG.info("dev broker listening on {}{}", broker.url, options.dataDir() == null ? "" : " with data in " + options.dataDir());
         return broker;
@@ -108,6 +112,11 @@ public final class DevBroker implements AutoCloseable {
 
     public int port() {
         return server.getAddress().getPort();
+    }
+
+    /** The KV write calls answered 429 for being over the write budget so far; 0 without a budget. */
+    public long kvWritesRefused() {
+        return kvBudget == null ? 0 : kvBudget.refused();
     }
 
     /** One retention pass now (it also runs by itself every second). */

@@ -13,8 +13,12 @@ public final class DevBrokerOptions {
     private final String token;
     private final LongSupplier nowMicros;
     private final boolean renderPayloads;
+    private final long kvLatencyMs;
+    private final int kvWriteRate;
 
     private DevBrokerOptions(Builder b) {
+        this.kvLatencyMs = b.kvLatencyMs;
+        this.kvWriteRate = b.kvWriteRate;
         this.renderPayloads = b.renderPayloads;
         this.host = b.host;
         this.port = b.port;
@@ -60,6 +64,20 @@ public final class DevBrokerOptions {
         return renderPayloads;
     }
 
+    /** How long every KV call waits before it is served; 0 for none. */
+    public long kvLatencyMs() {
+        return kvLatencyMs;
+    }
+
+    /**
+     * The KV write calls (calls holding a put, putIfAbsent or delete) each tenant may make a second,
+     * as Queen's budget (about 100 over HTTP); a call over it is answered 429 with {@code Retry-After}
+     * and changes nothing. 0, the default, for no budget.
+     */
+    public int kvWriteRate() {
+        return kvWriteRate;
+    }
+
     /** Fluent setters with the defaults of a local dev broker. */
     public static final class Builder {
         private String host = "127.0.0.1";
@@ -68,6 +86,8 @@ public final class DevBrokerOptions {
         private String token;
         private LongSupplier nowMicros = Builder::systemMicros;
         private boolean renderPayloads;
+        private long kvLatencyMs;
+        private int kvWriteRate;
 
         private Builder() {}
 
@@ -105,6 +125,24 @@ public final class DevBrokerOptions {
 
         public Builder renderPayloads(boolean renderPayloads) {
             this.renderPayloads = renderPayloads;
+            return this;
+        }
+
+        /** Every KV call waits this long (a real broker's round trip and raft commit); 0 for none. */
+        public Builder kvLatencyMs(long kvLatencyMs) {
+            if (kvLatencyMs < 0) {
+                throw new IllegalArgumentException("kvLatencyMs " + kvLatencyMs + " is negative: use 0 (none) or milliseconds");
+            }
+            this.kvLatencyMs = kvLatencyMs;
+            return this;
+        }
+
+        /** KV write calls per second per tenant; 0 for no budget. */
+        public Builder kvWriteRate(int kvWriteRate) {
+            if (kvWriteRate < 0) {
+                throw new IllegalArgumentException("kvWriteRate " + kvWriteRate + " is negative: use 0 (no budget) or calls a second");
+            }
+            this.kvWriteRate = kvWriteRate;
             return this;
         }
 

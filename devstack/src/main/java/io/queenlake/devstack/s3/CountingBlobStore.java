@@ -49,6 +49,10 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * and says it supports server-side encryption: S3Proxy otherwise answers 501 to any request that
  * carries {@code x-amz-server-side-encryption}, while a real bucket takes it. The bytes are stored
  * as they came.
+ *
+ * <p>With a latency, every counted request (and only those: one per request a client sent) first
+ * waits that long on its own Jetty thread, as a round trip to a real bucket would; the other
+ * requests go on meanwhile.
  */
 final class CountingBlobStore extends ForwardingBlobStore {
 
@@ -58,6 +62,7 @@ final class CountingBlobStore extends ForwardingBlobStore {
     private final Map<String, LongAdder> counts;
     private final Queue<S3Request> writes;
     private final AtomicReference<String> failingPrefix;
+    private final long latencyMs;
 
     /**
      * {@code counts}, {@code writes} and {@code failingPrefix} (the key prefix whose writes answer
@@ -65,10 +70,17 @@ final class CountingBlobStore extends ForwardingBlobStore {
      */
     CountingBlobStore(BlobStore store, Map<String, LongAdder> counts, Queue<S3Request> writes,
             AtomicReference<String> failingPrefix) {
+        this(store, counts, writes, failingPrefix, 0);
+    }
+
+    /** As above, and every counted request waits {@code latencyMs} before it is served. */
+    CountingBlobStore(BlobStore store, Map<String, LongAdder> counts, Queue<S3Request> writes,
+            AtomicReference<String> failingPrefix, long latencyMs) {
         super(store);
         this.counts = counts;
         this.writes = writes;
         this.failingPrefix = failingPrefix;
+        this.latencyMs = latencyMs;
     }
 
     /** Answers 500 InternalError to a write of a key under the failing prefix, as a broken bucket would. */
@@ -103,6 +115,20 @@ final class CountingBlobStore extends ForwardingBlobStore {
 
     private void count(String operation) {
         counts.computeIfAbsent(operation, o -> new LongAdder()).increment();
+        delay();
+    }
+
+    /** The round trip of a real bucket, on this request's own thread. */
+    private void delay() {
+        if (latencyMs == 0) {
+            return;
+        }
+        try {
+            Thread.sleep(latencyMs);
+        } catch (InterruptedException e) {
+            // The server is stopping: answer at once, keep the interrupt for Jetty.
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Counts a request on {@code key} unless it is S3Proxy's own bookkeeping of a multipart upload. */

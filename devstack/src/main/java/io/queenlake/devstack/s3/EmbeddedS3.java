@@ -170,7 +170,8 @@ public final class EmbeddedS3 implements AutoCloseable {
         if (proxy != null) {
             throw new IllegalStateException("The embedded S3 server on " + endpoint() + " is already running: stop it first.");
         }
-        CountingBlobStore store = new CountingBlobStore(new FilesystemNio2BlobStore(existingDir().toString()), requests, writes, failingPrefix);
+        CountingBlobStore store = new CountingBlobStore(new FilesystemNio2BlobStore(existingDir().toString()), requests, writes,
+                failingPrefix, options.latencyMs());
         if (!store.containerExists(options.bucket())) {
             store.createContainer(options.bucket());
         }

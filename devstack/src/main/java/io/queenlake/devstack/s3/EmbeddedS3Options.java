@@ -15,8 +15,11 @@ import java.util.regex.Pattern;
  * @param secretKey SigV4 secret key clients must sign with
  * @param bucket bucket created at start (kept if the folder already has it)
  * @param tls the key store to serve HTTPS with instead of HTTP, or null for HTTP
+ * @param latencyMs how long every object request waits before it is served, as a real bucket's
+ *     20-50 ms round trip would; 0 for none
  */
-public record EmbeddedS3Options(int port, Path dir, String accessKey, String secretKey, String bucket, Tls tls) {
+public record EmbeddedS3Options(int port, Path dir, String accessKey, String secretKey, String bucket, Tls tls,
+        long latencyMs) {
 
     /** A JKS or PKCS12 key store holding the server's key and certificate (for 127.0.0.1), and its password. */
     public record Tls(Path keyStore, String password) {
@@ -41,6 +44,10 @@ public record EmbeddedS3Options(int port, Path dir, String accessKey, String sec
         }
         Objects.requireNonNull(dir, "EmbeddedS3 needs a folder for its buckets: set dir(path).");
         dir = dir.toAbsolutePath().normalize();
+        if (latencyMs < 0) {
+            throw new IllegalArgumentException(
+                    "EmbeddedS3 latency " + latencyMs + " ms is negative: use 0 (none) or a number of milliseconds.");
+        }
         requireKey("accessKey", accessKey);
         requireKey("secretKey", secretKey);
         if (bucket == null || !BUCKET_NAME.matcher(bucket).matches() || bucket.contains("..")) {
@@ -53,7 +60,8 @@ public record EmbeddedS3Options(int port, Path dir, String accessKey, String sec
     @Override
     public String toString() {
         return "EmbeddedS3Options[port=" + port + ", dir=" + dir + ", accessKey=" + accessKey
-                + ", secretKey=***, bucket=" + bucket + (tls == null ? "" : ", " + tls) + "]";
+                + ", secretKey=***, bucket=" + bucket + (tls == null ? "" : ", " + tls)
+                + (latencyMs == 0 ? "" : ", latencyMs=" + latencyMs) + "]";
     }
 
     public static Builder builder() {
@@ -74,6 +82,7 @@ public record EmbeddedS3Options(int port, Path dir, String accessKey, String sec
         private String secretKey = "devstack-secret";
         private Tls tls;
         private String bucket = "lake";
+        private long latencyMs;
 
         private Builder() {}
 
@@ -108,8 +117,14 @@ public record EmbeddedS3Options(int port, Path dir, String accessKey, String sec
             return this;
         }
 
+        /** Every object request waits this long before it is served (a real S3 takes 20-50 ms); 0, the default, for none. */
+        public Builder latencyMs(long latencyMs) {
+            this.latencyMs = latencyMs;
+            return this;
+        }
+
         public EmbeddedS3Options build() {
-            return new EmbeddedS3Options(port, dir, accessKey, secretKey, bucket, tls);
+            return new EmbeddedS3Options(port, dir, accessKey, secretKey, bucket, tls, latencyMs);
         }
     }
 }

@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
@@ -56,6 +57,7 @@ final class PipelineRig implements AutoCloseable {
     private final AtomicLong skewMicros = new AtomicLong();
     private final Path dir;
     private final boolean renderPayloads;
+    private final UnaryOperator<DevBrokerOptions.Builder> brokerSettings;
 
     PipelineRig(Path dir) throws Exception {
         this(dir, false);
@@ -63,14 +65,29 @@ final class PipelineRig implements AutoCloseable {
 
     /** @param renderPayloads a broker that answers payloads as Queen's raft broker renders them over HTTP */
     PipelineRig(Path dir, boolean renderPayloads) throws Exception {
+        this(dir, renderPayloads, UnaryOperator.identity());
+    }
+
+    /**
+     * @param brokerSettings applied to the dev broker's options (the rig's clock already set) at
+     *     each start, {@link #restartBrokerEmpty()} included: a KV write budget, a latency, ...
+     */
+    PipelineRig(Path dir, UnaryOperator<DevBrokerOptions.Builder> brokerSettings) throws Exception {
+        this(dir, false, brokerSettings);
+    }
+
+    private PipelineRig(Path dir, boolean renderPayloads, UnaryOperator<DevBrokerOptions.Builder> brokerSettings)
+            throws Exception {
         this.dir = dir;
         this.renderPayloads = renderPayloads;
+        this.brokerSettings = brokerSettings;
         this.broker = DevBroker.start(brokerOptions().build());
         this.client = HttpQueenClient.builder().baseUrl(broker.url().toString()).tenant(TENANT).build();
     }
 
     private DevBrokerOptions.Builder brokerOptions() {
-        return DevBrokerOptions.builder().clock(() -> wallMicros() + skewMicros.get()).renderPayloads(renderPayloads);
+        return brokerSettings.apply(
+                DevBrokerOptions.builder().clock(() -> wallMicros() + skewMicros.get()).renderPayloads(renderPayloads));
     }
 
     /**
