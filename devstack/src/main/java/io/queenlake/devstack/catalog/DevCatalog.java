@@ -17,6 +17,9 @@ import org.apache.iceberg.rest.RESTCatalogAdapter;
 import org.apache.iceberg.rest.RESTCatalogServlet;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -45,6 +48,18 @@ public final class DevCatalog implements AutoCloseable {
     static final String REGION = "us-east-1";
     /** A handful of threads is plenty for a dev catalog on two cores; Jetty's default is 200. */
     private static final int JETTY_MAX_THREADS = 16;
+    /**
+     * The paths the REST spec sends: a nested namespace is its levels joined by {@code %1F} (Spark
+     * asks for {@code queen%1Forders/tables/snapshots} before it falls back to the metadata table of
+     * {@code queen.orders}), and a name may hold an encoded {@code /} or {@code %}. Jetty 12's default
+     * refuses all three with a 400 HTML page, so an engine never sees the 404 it falls back on; Iceberg's
+     * own server runs on Jetty 11, whose rules (Jetty 12's {@code JETTY_11} mode) let all three by. The
+     * servlet reads the raw path and decodes each segment itself, so Jetty only has to let them by.
+     */
+    static final UriCompliance REST_PATHS = UriCompliance.DEFAULT.with("iceberg-rest",
+            UriCompliance.Violation.SUSPICIOUS_PATH_CHARACTERS,
+            UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
+            UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING);
 
     private final DevCatalogOptions options;
     private final JdbcCatalog catalog;
@@ -65,7 +80,9 @@ public final class DevCatalog implements AutoCloseable {
         Server server = new Server(new QueuedThreadPool(JETTY_MAX_THREADS, 2));
         // No graceful stop: a stop should look like an outage, as the embedded S3 server's does.
         server.setStopTimeout(0);
-        ServerConnector connector = new ServerConnector(server);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setUriCompliance(REST_PATHS);
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(HOST);
         connector.setPort(options.port());
         server.addConnector(connector);
