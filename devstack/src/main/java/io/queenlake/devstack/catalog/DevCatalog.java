@@ -7,14 +7,19 @@ import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.aws.AwsClientProperties;
 import org.apache.iceberg.aws.HttpClientProperties;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.aws.s3.S3FileIOProperties;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.rest.HTTPRequest;
 import org.apache.iceberg.rest.RESTCatalogAdapter;
 import org.apache.iceberg.rest.RESTCatalogServlet;
+import org.apache.iceberg.rest.RESTResponse;
+import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.http.UriCompliance;
@@ -87,7 +92,7 @@ public final class DevCatalog implements AutoCloseable {
         connector.setPort(options.port());
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
-        context.addServlet(new ServletHolder(new RESTCatalogServlet(new RESTCatalogAdapter(catalog))), "/*");
+        context.addServlet(new ServletHolder(new RESTCatalogServlet(new LoggingAdapter(catalog))), "/*");
         server.setHandler(context);
         try {
             server.start();
@@ -170,6 +175,33 @@ public final class DevCatalog implements AutoCloseable {
                     + " cannot be created: choose a writable folder.", e);
         }
         return "jdbc:sqlite:" + options.dataDir().resolve("catalog.db");
+    }
+
+    /**
+     * Iceberg's adapter, which also logs every answer of 500 or more with its cause. The adapter turns
+     * a failure of the catalog behind it (a SQLite error is "Unknown failure") into an ErrorResponse
+     * the client sees, and the servlet logs nothing of it; a client's {@code CommitStateUnknownException}
+     * then had no trace on the catalog's side.
+     */
+    private static final class LoggingAdapter extends RESTCatalogAdapter {
+
+        LoggingAdapter(Catalog catalog) {
+            super(catalog);
+        }
+
+        @Override
+        protected <T extends RESTResponse> T execute(HTTPRequest request, Class<T> responseType,
+                Consumer<ErrorResponse> errorHandler, Consumer<Map<String, String>> responseHeaders) {
+            Consumer<ErrorResponse> logged = error -> {
+                if (error.code() != null && error.code() >= 500) {
+                    LOG.warn("The dev Iceberg catalog answered {} {} with {} {}: {}{}", request.method(), request.path(),
+                            error.code(), error.type(), error.message(),
+                            error.stack() == null ? "" : "\n\t" + String.join("\n\t", error.stack()));
+                }
+                errorHandler.accept(error);
+            };
+            return super.execute(request, responseType, logged, responseHeaders);
+        }
     }
 
     /** Releases the threads of a server that failed to start; its own failure is the one to report. */
