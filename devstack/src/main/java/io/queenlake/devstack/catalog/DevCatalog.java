@@ -7,16 +7,24 @@ import java.nio.file.Files;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.aws.AwsClientProperties;
 import org.apache.iceberg.aws.HttpClientProperties;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.aws.s3.S3FileIOProperties;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.apache.iceberg.rest.HTTPRequest;
 import org.apache.iceberg.rest.RESTCatalogAdapter;
 import org.apache.iceberg.rest.RESTCatalogServlet;
+import org.apache.iceberg.rest.RESTResponse;
+import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -45,6 +53,18 @@ public final class DevCatalog implements AutoCloseable {
     static final String REGION = "us-east-1";
     /** A handful of threads is plenty for a dev catalog on two cores; Jetty's default is 200. */
     private static final int JETTY_MAX_THREADS = 16;
+    /**
+     * The paths the REST spec sends: a nested namespace is its levels joined by {@code %1F} (Spark
+     * asks for {@code queen%1Forders/tables/snapshots} before it falls back to the metadata table of
+     * {@code queen.orders}), and a name may hold an encoded {@code /} or {@code %}. Jetty 12's default
+     * refuses all three with a 400 HTML page, so an engine never sees the 404 it falls back on; Iceberg's
+     * own server runs on Jetty 11, whose rules (Jetty 12's {@code JETTY_11} mode) let all three by. The
+     * servlet reads the raw path and decodes each segment itself, so Jetty only has to let them by.
+     */
+    static final UriCompliance REST_PATHS = UriCompliance.DEFAULT.with("iceberg-rest",
+            UriCompliance.Violation.SUSPICIOUS_PATH_CHARACTERS,
+            UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
+            UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING);
 
     private final DevCatalogOptions options;
     private final JdbcCatalog catalog;
@@ -65,12 +85,14 @@ public final class DevCatalog implements AutoCloseable {
         Server server = new Server(new QueuedThreadPool(JETTY_MAX_THREADS, 2));
         // No graceful stop: a stop should look like an outage, as the embedded S3 server's does.
         server.setStopTimeout(0);
-        ServerConnector connector = new ServerConnector(server);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setUriCompliance(REST_PATHS);
+        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
         connector.setHost(HOST);
         connector.setPort(options.port());
         server.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
-        context.addServlet(new ServletHolder(new RESTCatalogServlet(new RESTCatalogAdapter(catalog))), "/*");
+        context.addServlet(new ServletHolder(new RESTCatalogServlet(new LoggingAdapter(catalog))), "/*");
         server.setHandler(context);
         try {
             server.start();
@@ -153,6 +175,33 @@ public final class DevCatalog implements AutoCloseable {
                     + " cannot be created: choose a writable folder.", e);
         }
         return "jdbc:sqlite:" + options.dataDir().resolve("catalog.db");
+    }
+
+    /**
+     * Iceberg's adapter, which also logs every answer of 500 or more with its cause. The adapter turns
+     * a failure of the catalog behind it (a SQLite error is "Unknown failure") into an ErrorResponse
+     * the client sees, and the servlet logs nothing of it; a client's {@code CommitStateUnknownException}
+     * then had no trace on the catalog's side.
+     */
+    private static final class LoggingAdapter extends RESTCatalogAdapter {
+
+        LoggingAdapter(Catalog catalog) {
+            super(catalog);
+        }
+
+        @Override
+        protected <T extends RESTResponse> T execute(HTTPRequest request, Class<T> responseType,
+                Consumer<ErrorResponse> errorHandler, Consumer<Map<String, String>> responseHeaders) {
+            Consumer<ErrorResponse> logged = error -> {
+                if (error.code() != null && error.code() >= 500) {
+                    LOG.warn("The dev Iceberg catalog answered {} {} with {} {}: {}{}", request.method(), request.path(),
+                            error.code(), error.type(), error.message(),
+                            error.stack() == null ? "" : "\n\t" + String.join("\n\t", error.stack()));
+                }
+                errorHandler.accept(error);
+            };
+            return super.execute(request, responseType, logged, responseHeaders);
+        }
     }
 
     /** Releases the threads of a server that failed to start; its own failure is the one to report. */

@@ -11,7 +11,7 @@ import java.util.Locale;
  * Trino fold to lower case and want {@code [a-z0-9_]}). A queue whose name already is such a name
  * keeps it ({@code orders}); any other gets its name with every run of other characters replaced by
  * {@code _}, lower-cased, and {@code _} plus the first 8 hex digits of the SHA-256 of its UTF-8 name,
- * so two queues never share a table ({@code Orders/EU} becomes {@code orders_eu_3f2a9c1d}).
+ * so two queues never share a table ({@code Orders/EU} becomes {@code orders_eu_5d5a65ff}).
  */
 public final class QueueTableName {
 
