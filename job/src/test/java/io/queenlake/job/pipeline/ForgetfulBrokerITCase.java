@@ -100,11 +100,15 @@ class ForgetfulBrokerITCase {
         try (PipelineRig rig = new PipelineRig(dir); CapturedLog refusals = CapturedLog.of(REFUSALS)) {
             SeededProducer before = new SeededProducer(rig.client, 31, List.of(orders), PARTITIONS);
             before.pushRoundsOnClock(rig, 15, 150);
-            Map<String, List<LogRecord>> lostLog = rig.readLogs(before);
             LakeJob spec = LakeJob.of("lost", rig.fileRoot("lost"), List.of(orders, fresh)).restarts(3);
             RunningJob running = rig.start(spec);
-            Committed committed = rig.awaitCovered(running, lostLog).get(orders);
+            Committed atSavepoint = rig.awaitCovered(running, rig.readLogs(before)).get(orders);
             String savepoint = running.savepoint(dir.resolve("savepoints"));
+            // More windows after the savepoint: a restore of it has a cut behind the lake.
+            before.pushRoundsOnClock(rig, 15, 150);
+            Map<String, List<LogRecord>> lostLog = rig.readLogs(before);
+            Committed committed = rig.awaitCovered(running, lostLog).get(orders);
+            assertThat(committed.k()).isGreaterThan(atSavepoint.k());
             Map<String, String> manifests = manifests(spec);
 
             // Under the running job: its leases vanish with the KV, so it restarts from its checkpoint, and
@@ -121,28 +125,29 @@ class ForgetfulBrokerITCase {
             assertThat(rig.pointers(spec.sink()).read(orders).pointer()).isEmpty();
             assertThat(manifests(spec)).as("no committed manifest changed").containsAllEntriesOf(manifests);
 
-            // With state, from a savepoint taken before the loss: refused again; the new queue goes on.
-            RunningJob restored = rig.start(spec.restoredFrom(savepoint));
+            // Without state: refused again; the new queue goes on.
+            RunningJob fromNothing = rig.start(spec);
             awaitRefusal(refusals, orders, 2);
             after.pushRoundsOnClock(rig, 8, 150);
-            rig.awaitCovered(restored, Map.of(fresh, rig.readLogs(after).get(fresh)));
-            restored.cancel();
+            rig.awaitCovered(fromNothing, Map.of(fresh, rig.readLogs(after).get(fresh)));
+            fromNothing.cancel();
             assertThat(rig.pointers(spec.sink()).read(orders).pointer()).isEmpty();
             assertThat(manifests(spec)).containsAllEntriesOf(manifests);
 
-            // Without state: refused again; repaired, it continues at k+1 from what the broker holds now.
-            RunningJob fromNothing = rig.start(spec);
+            // With state, from the savepoint taken before the loss (its cut k=atSavepoint, behind the lake):
+            // refused again; repaired while this job runs, the queue starts from the repaired pointer, k+1.
+            RunningJob restored = rig.start(spec.restoredFrom(savepoint));
             awaitRefusal(refusals, orders, 3);
             after.pushRoundsOnClock(rig, 8, 150);
             Map<String, List<LogRecord>> newLog = rig.readLogs(after);
-            rig.awaitCovered(fromNothing, Map.of(fresh, newLog.get(fresh)));
+            rig.awaitCovered(restored, Map.of(fresh, newLog.get(fresh)));
             assertThat(manifests(spec)).containsAllEntriesOf(manifests);
 
             RepairPointerRun.Outcome repaired = repair(rig, spec, orders);
             assertThat(repaired.exit()).as(repaired.out()).isZero();
             assertThat(repaired.out()).contains("writing k=" + committed.k());
-            rig.awaitCovered(fromNothing, newLog);
-            fromNothing.cancel();
+            rig.awaitCovered(restored, newLog);
+            restored.cancel();
 
             Map<String, List<LogRecord>> everything = new LinkedHashMap<>();
             List<LogRecord> ordersBothLogs = new ArrayList<>(lostLog.get(orders));
@@ -153,9 +158,10 @@ class ForgetfulBrokerITCase {
             assertThat(manifests(spec)).containsAllEntriesOf(manifests);
             Committed now = rig.pointers(spec.sink()).read(orders).pointer().orElseThrow();
             assertThat(now.k()).isGreaterThan(committed.k());
-            System.out.printf("broker restarted empty under the job: %s%n  repaired at k=%d, continued to k=%d; orders"
-                    + " %d records before the loss and %d after, each once%n", underTheJob, committed.k(), now.k(),
-                    lostLog.get(orders).size(), newLog.get(orders).size());
+            System.out.printf("broker restarted empty under the job: %s%n  savepoint at k=%d, lake at k=%d; repaired"
+                    + " while the restored job ran, continued to k=%d; orders %d records before the loss and %d after,"
+                    + " each once%n", underTheJob, atSavepoint.k(), committed.k(), now.k(), lostLog.get(orders).size(),
+                    newLog.get(orders).size());
         }
     }
 

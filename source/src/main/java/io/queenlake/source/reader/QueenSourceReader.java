@@ -15,9 +15,12 @@ import io.queenlake.source.split.QueueSplitState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.eventtime.Watermark;
@@ -61,6 +64,13 @@ public final class QueenSourceReader
     private Map<String, QueueProgress.Closed> snapshotting;
     /** Queues whose split arrived and whose QueueStart has not gone out: it precedes every other event of the queue. */
     private final List<QueueStart> starts = new ArrayList<>();
+    /**
+     * Queues whose split arrived but no pass has listed yet: their QueueStart waits for one, so the
+     * windows read the commit pointer as it is when the queue is read at all. A restored split the
+     * enumerator holds back (its lake is ahead of its pointer) starts only once the pointer is
+     * repaired, from the repaired pointer when that is ahead of the split's cut.
+     */
+    private final Map<String, QueueStart> unlisted = new LinkedHashMap<>();
 
     private QueenSourceReader(QueenClient client, QueenSourceConfig config, SourceReaderContext context,
             QueenSourceMetrics metrics, PassExchange exchange, ReaderWatermarks watermarks, QueenRecordEmitter emitter) {
@@ -128,6 +138,7 @@ public final class QueenSourceReader
     @Override
     public void handleSourceEvents(SourceEvent event) {
         if (event instanceof PassCompleted pass) {
+            startListed(pass.queues().keySet());
             watermarks.onPass(pass);
             exchange.publishPass(pass);
             frontierMoved.complete(null);
@@ -136,10 +147,25 @@ public final class QueenSourceReader
         }
     }
 
+    /** Lets the QueueStart of every waiting queue that {@code listed} names go out. */
+    private void startListed(Set<String> listed) {
+        for (Iterator<Map.Entry<String, QueueStart>> it = unlisted.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, QueueStart> waiting = it.next();
+            if (listed.contains(waiting.getKey())) {
+                starts.add(waiting.getValue());
+                it.remove();
+            }
+        }
+    }
+
     @Override
     protected QueueSplitState initializedState(QueueSplit split) {
         watermarks.addQueue(split.queue(), split.partitions());
-        starts.add(new QueueStart(split.queue(), split.cut()));
+        unlisted.put(split.queue(), new QueueStart(split.queue(), split.cut()));
+        PassExchange.Pass latest = exchange.latestPass();
+        if (latest != null) {
+            startListed(latest.queues().keySet());
+        }
         return new QueueSplitState(split);
     }
 
