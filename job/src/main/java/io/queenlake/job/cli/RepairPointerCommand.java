@@ -111,10 +111,15 @@ final class RepairPointerCommand implements Subcommand {
             return 1;
         }
         PointerPlan plan = PointerPlan.of(proof, observed, pointerKey, queue);
-        out.println(plan.line());
         if (plan instanceof PointerPlan.Refuse) {
+            out.println(plan.line());
             return 1;
         }
+        if (proof.stop().isPresent()) {
+            out.println(proof.shortOfTheLake(queue));
+            return 1;
+        }
+        out.println(plan.line());
         intentNote(settings, intents, queue, proof.k());
         if (plan instanceof PointerPlan.UpToDate) {
             return 0;

@@ -36,8 +36,19 @@ public record Proof(long highest, long k, long objects, long records, Optional<S
         if (stop.isEmpty()) {
             return proven;
         }
-        return proven + "; the lake holds manifests up to " + highest + ", but " + stop.get()
-                + ", so the commit pointer can only be rebuilt " + (k == 0 ? "at no window" : "at k=" + k)
-                + " (manifests " + (k + 1) + ".." + highest + " stay in the lake as they are, beyond the pointer)";
+        return proven + "; the lake holds manifests up to " + highest + ", but " + stop.get();
+    }
+
+    /**
+     * Why no pointer is written when the proof stops short of the highest manifest: a pointer at
+     * {@code k} would leave manifests {@code k+1..highest} beyond it, and the job refuses a queue
+     * whose lake is ahead of its pointer (it would write window {@code k + 1} over one of them).
+     */
+    public String shortOfTheLake(String queue) {
+        return "a commit pointer " + (k == 0 ? "before window 1" : "at k=" + k) + " would leave manifests " + (k + 1)
+                + ".." + highest + " beyond it, and the job refuses a queue whose lake is ahead of its pointer, so"
+                + " nothing is written: restore what is missing or broken (from the bucket's versions or a backup), or,"
+                + " to give windows " + (k + 1) + ".." + highest + " up, move those manifests and the objects they name"
+                + " out of the prefix; then run ./queen-lake repair-pointer --queue " + queue + " again";
     }
 }
