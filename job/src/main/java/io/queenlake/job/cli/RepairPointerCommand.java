@@ -136,13 +136,13 @@ final class RepairPointerCommand implements Subcommand {
         } catch (QueenException e) {
             throw new IllegalStateException("the write of the commit pointer " + pointerKey + " to the broker at "
                     + settings.queenUrl() + " failed (" + e.getMessage() + "), so whether it applied is unknown: run"
-                    + " queen-lake repair-pointer again, which reads the pointer anew.", e);
+                    + " ./queen-lake repair-pointer again, which reads the pointer anew.", e);
         }
         if (!move.applied()) {
             out.println("the commit pointer " + pointerKey + " changed after repair-pointer read it (when it was "
                     + (write.expected().pointer().isEmpty() ? "absent" : "at k=" + write.expected().k()) + ", version "
                     + write.expected().version() + "), so someone else wrote it and nothing was written: stop that"
-                    + " writer (is the job running?), then run queen-lake repair-pointer again");
+                    + " writer (is the job running?), then run ./queen-lake repair-pointer again");
             return 1;
         }
         out.println("commit pointer " + pointerKey + " written at k=" + write.next().k() + " (version "

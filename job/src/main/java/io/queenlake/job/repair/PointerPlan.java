@@ -38,7 +38,7 @@ public sealed interface PointerPlan {
         if (now.k() > proof.k()) {
             return new Refuse(at + ", ahead of " + (proof.k() == 0 ? "the lake, which proves no window" : "k=" + proof.k()
                     + ", the last window the lake proves") + ": a commit pointer never goes back, so nothing is written;"
-                    + " queen-lake verify --queue " + queue + " lists what the lake lacks");
+                    + " ./queen-lake verify --queue " + queue + " lists what the lake lacks");
         }
         Committed next = proof.pointer().orElseThrow();
         if (now.k() == next.k()) {

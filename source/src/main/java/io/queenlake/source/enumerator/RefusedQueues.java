@@ -24,7 +24,7 @@ final class RefusedQueues {
     /** A refused queue's lake is checked again this often: a KV read and a HEAD each, even for thousands. */
     static final long RECHECK_MS = 10_000;
 
-    private record Refused(String sentence, long checkedAtMillis) {}
+    private record Refused(String sentence, long checkedAtMillis, boolean lakeAhead) {}
 
     private final Map<String, Refused> refused = new ConcurrentHashMap<>();
     private long recheckMs = RECHECK_MS;
@@ -38,11 +38,15 @@ final class RefusedQueues {
     void refuse(String queue, StartPlan.Refusal refusal, long nowMillis) {
         if (refusal.sentence().isEmpty()) {
             // Still being checked: asked again at the next run, the sentence already logged (if any) kept.
-            refused.merge(queue, new Refused("", 0), (was, now) -> new Refused(was.sentence(), 0));
+            refused.merge(queue, new Refused("", 0, false), (was, now) -> new Refused(was.sentence(), 0, was.lakeAhead()));
             return;
         }
-        Refused before = refused.put(queue, new Refused(refusal.sentence(), nowMillis));
-        if (before == null || !before.sentence().equals(refusal.sentence())) {
+        Refused before = refused.put(queue, new Refused(refusal.sentence(), nowMillis, refusal.lakeAhead()));
+        // A lake ahead is said again when what it names changed; a check that keeps failing only once
+        // (its sentence carries the error's text, which may change every time).
+        boolean said = before != null && !before.sentence().isEmpty() && before.lakeAhead() == refusal.lakeAhead()
+                && (!refusal.lakeAhead() || before.sentence().equals(refusal.sentence()));
+        if (!said) {
             if (refusal.lakeAhead()) {
                 LOG.error(refusal.sentence());
             } else {
@@ -53,7 +57,7 @@ final class RefusedQueues {
 
     /** A restored queue whose lake is being checked: parked until the verdict, not logged. */
     void awaitCheck(String queue, long nowMillis) {
-        refused.putIfAbsent(queue, new Refused("", nowMillis));
+        refused.putIfAbsent(queue, new Refused("", nowMillis, false));
     }
 
     /** Lets {@code queue} read again; logs that it starts when it was refused. */
@@ -83,7 +87,7 @@ final class RefusedQueues {
 
     /** Marks a due check as started, so it is not started twice. */
     void checking(String queue, long nowMillis) {
-        refused.computeIfPresent(queue, (q, r) -> new Refused(r.sentence(), nowMillis));
+        refused.computeIfPresent(queue, (q, r) -> new Refused(r.sentence(), nowMillis, r.lakeAhead()));
     }
 
     Set<String> names() {

@@ -45,8 +45,35 @@ public final class StartPlanLoader implements AutoCloseable {
     /** How long one call waits for the lake checks, on the worker thread that the lease rounds share. */
     static final long CHECK_WAIT_MS = 500;
 
-    /** A lake check still running, for the window {@code accounted} its pointer and intent account for. */
-    private record InFlight(long accounted, CompletableFuture<Optional<LakeAhead>> check) {}
+    /** A check not answered within this long is one WARN naming the queue and the lake: the bucket is silent. */
+    static final long SLOW_CHECK_MS = 10_000;
+
+    /**
+     * A lake check of a queue, for the window {@code accounted} its pointer and intent account for,
+     * started at {@code startedNanos}; {@code warned} once it was reported slow.
+     */
+    private static final class InFlight {
+        final long accounted;
+        final CompletableFuture<Optional<LakeAhead>> check;
+        final long startedNanos = System.nanoTime();
+        volatile long answeredNanos;
+        boolean warned;
+
+        InFlight(long accounted, CompletableFuture<Optional<LakeAhead>> check) {
+            this.accounted = accounted;
+            this.check = check;
+            check.whenComplete((answer, failure) -> answeredNanos = System.nanoTime());
+        }
+
+        /** Answered long enough ago (a queue whose lease went elsewhere, back later) to be checked anew. */
+        boolean stale() {
+            return check.isDone() && answeredNanos != 0 && System.nanoTime() - answeredNanos > SLOW_CHECK_MS * 1_000_000L;
+        }
+
+        long ageMillis() {
+            return (System.nanoTime() - startedNanos) / 1_000_000L;
+        }
+    }
 
     private final CommitPointers pointers;
     private final Intents intents;
@@ -54,17 +81,19 @@ public final class StartPlanLoader implements AutoCloseable {
     private final Optional<ResumePositionsReader> resume;
     private final Optional<ManifestTrail> trail;
     private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
+    private final LakeRoot root;
 
     /** {@code lakeRoot} null reads nothing from the bucket: a pointer then starts at its tEnd, unchecked. */
     public StartPlanLoader(QueenClient client, String sink, String tenant, String lakeRoot) {
         this.pointers = new CommitPointers(client, sink);
         this.intents = new Intents(client, sink);
         if (lakeRoot == null || lakeRoot.isBlank()) {
+            this.root = null;
             this.reads = Optional.empty();
             this.resume = Optional.empty();
             this.trail = Optional.empty();
         } else {
-            LakeRoot root = LakeRoot.parse(lakeRoot);
+            this.root = LakeRoot.parse(lakeRoot);
             ThreadPoolExecutor pool = new ThreadPoolExecutor(READ_THREADS, READ_THREADS, 30, TimeUnit.SECONDS,
                     new LinkedBlockingQueue<>(), r -> {
                         Thread t = new Thread(r, "queen-source-lake-read");
@@ -74,8 +103,8 @@ public final class StartPlanLoader implements AutoCloseable {
             // Only queues about to start read the bucket: the threads go away between starts.
             pool.allowCoreThreadTimeOut(true);
             this.reads = Optional.of(pool);
-            this.resume = Optional.of(new ResumePositionsReader(root, tenant, pool));
-            this.trail = Optional.of(new ManifestTrail(root, tenant));
+            this.resume = Optional.of(new ResumePositionsReader(this.root, tenant, pool));
+            this.trail = Optional.of(new ManifestTrail(this.root, tenant));
         }
     }
 
@@ -99,10 +128,15 @@ public final class StartPlanLoader implements AutoCloseable {
         observed.forEach((queue, o) -> {
             CompletableFuture<Optional<LakeAhead>> check = checks.get(queue);
             if (check != null && !check.isDone()) {
+                warnIfSlow(queue);
                 plans.put(queue, StartPlan.checking());
                 return;
             }
-            inFlight.remove(queue);
+            InFlight done = inFlight.remove(queue);
+            if (done != null && done.warned) {
+                LOG.info("queue '{}': the bucket answered the check of its manifests against its commit pointer after {}"
+                        + " s", queue, done.ageMillis() / 1000);
+            }
             Optional<StartPlan.Refusal> refusal = refusal(queue, check);
             if (refusal.isPresent()) {
                 plans.put(queue, StartPlan.refused(refusal.get()));
@@ -119,6 +153,17 @@ public final class StartPlanLoader implements AutoCloseable {
             }
         });
         return plans;
+    }
+
+    /** One WARN per check that has not answered for {@link #SLOW_CHECK_MS}: a bucket outage before the queue starts. */
+    private void warnIfSlow(String queue) {
+        InFlight running = inFlight.get(queue);
+        if (running != null && !running.warned && running.ageMillis() >= SLOW_CHECK_MS) {
+            running.warned = true;
+            LOG.warn("queue '{}' waits: the bucket at {} has not answered the check of its manifests against its commit"
+                    + " pointer for {} s (the S3 file system retries inside the call); one line when it answers", queue,
+                    root.fileSystemRoot(), running.ageMillis() / 1000);
+        }
     }
 
     private static void awaitAtMost(Collection<CompletableFuture<Optional<LakeAhead>>> checks, long millis) {
@@ -165,7 +210,8 @@ public final class StartPlanLoader implements AutoCloseable {
             Optional<Intent> intent = intentsRead.get(queue).intent();
             long accounted = ManifestTrail.accountedFor(o.pointer(), intent);
             InFlight running = inFlight.get(queue);
-            if (running == null || running.accounted() != accounted) {
+            // A check of other pointer and intent, or one whose answer waited too long to be taken, is made anew.
+            if (running == null || running.accounted != accounted || running.stale()) {
                 running = new InFlight(accounted, CompletableFuture.supplyAsync(() -> {
                     try {
                         return trail.get().check(queue, pointers.committedKey(queue), o.pointer(), intent);
@@ -174,9 +220,9 @@ public final class StartPlanLoader implements AutoCloseable {
                     }
                 }, reads.get()));
                 inFlight.put(queue, running);
-                started.add(running.check());
+                started.add(running.check);
             }
-            checks.put(queue, running.check());
+            checks.put(queue, running.check);
         });
         return checks;
     }
