@@ -28,8 +28,9 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
 /**
  * The committer's bucket side: completes staged objects, reads and writes manifests, writes
  * checkpoint objects. Completion always goes through "recover, then commit after recovery" (the
- * path that accepts an object already published, as FileSink's committer does) and then checks
- * the object at the key has the manifest's length, so "already done" is proven, not assumed.
+ * path that accepts an object already published, as FileSink's committer does), and the object at
+ * the key is proven to have the manifest's length, not assumed: by Flink's S3 committer on
+ * {@code s3://}, by a status read elsewhere.
  * Every I/O failure is an {@link IOException} the committer retries; every call is watched
  * ({@link S3Outages}), so an outage is one WARN per queue however S3A retries inside it.
  */
@@ -40,6 +41,13 @@ final class LakeObjects {
     private final RecoverableWriter staging;
     private final LakeRoot lakeRoot;
     private final S3Outages outages;
+    /**
+     * On S3 the completion itself proves the object: a completed multipart upload is exactly its
+     * staged parts, and Flink's S3 committer, finding the upload already completed on a retry,
+     * checks the object's length against the staged length and fails otherwise. So no HEAD per
+     * object there; a {@code file://} lake (tests, the demo) is checked after the rename.
+     */
+    private final boolean completionProvesLength;
 
     LakeObjects(LakeSinkConfig config) throws IOException {
         this.config = config;
@@ -48,6 +56,8 @@ final class LakeObjects {
         this.staging = fs.createRecoverableWriter();
         this.lakeRoot = new LakeRoot(config.root() + "/", config.prefix());
         this.outages = S3Outages.of(config);
+        String scheme = root.toUri().getScheme();
+        this.completionProvesLength = scheme != null && scheme.toLowerCase(java.util.Locale.ROOT).startsWith("s3");
     }
 
     /** The window's queue, when its lake holds manifests beyond what its pointer and intent account for. */
@@ -73,6 +83,9 @@ final class LakeObjects {
             ManifestObject entry = window.manifest().objects().get(i);
             RecoverableWriter.CommitRecoverable handle = handles.deserialize(staged.recoverableVersion(), staged.recoverable());
             staging.recoverForCommit(handle).commitAfterRecovery();
+            if (completionProvesLength) {
+                continue;
+            }
             Path path = config.pathOf(staged.key());
             FileStatus status;
             try {
