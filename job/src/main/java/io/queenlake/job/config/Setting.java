@@ -112,6 +112,27 @@ public enum Setting {
     ICEBERG_PASSWORD(SettingSpec.text("QUEEN_LAKE_ICEBERG_PASSWORD").secret()
             .allowed("the password of QUEEN_LAKE_ICEBERG_USER")
             .description("The JDBC catalog's password.")),
+    ICEBERG_SNAPSHOT_MAX_AGE_MS(SettingSpec.number("QUEEN_LAKE_ICEBERG_SNAPSHOT_MAX_AGE_MS").defaultValue(3_600_000)
+            .range(60_000, 2_592_000_000L)
+            .description("Snapshots of a queue's table older than this expire, off the commit's path; their manifest"
+                    + " lists and manifests are deleted, never a data file (history.expire.max-snapshot-age-ms).")),
+    ICEBERG_SNAPSHOTS_KEPT(SettingSpec.number("QUEEN_LAKE_ICEBERG_SNAPSHOTS_KEPT").defaultValue(10).range(1, 100_000)
+            .description("The newest snapshots of a table that never expire, whatever their age"
+                    + " (history.expire.min-snapshots-to-keep).")),
+    ICEBERG_SNAPSHOTS_MAX(SettingSpec.number("QUEEN_LAKE_ICEBERG_SNAPSHOTS_MAX").defaultValue(1_000).range(1, 100_000)
+            .description("At most this many snapshots stay in a table, whatever their age (at least"
+                    + " QUEEN_LAKE_ICEBERG_SNAPSHOTS_KEPT): the current metadata stays small with short windows.")),
+    ICEBERG_METADATA_VERSIONS_KEPT(SettingSpec.number("QUEEN_LAKE_ICEBERG_METADATA_VERSIONS_KEPT").defaultValue(10)
+            .range(1, 1_000)
+            .description("Old metadata.json files a table keeps; older ones are deleted after each commit"
+                    + " (write.metadata.previous-versions-max, write.metadata.delete-after-commit.enabled).")),
+    ICEBERG_MANIFESTS_MERGE_AT(SettingSpec.number("QUEEN_LAKE_ICEBERG_MANIFESTS_MERGE_AT").defaultValue(100)
+            .range(2, 10_000)
+            .description("An append merges a table's small manifests into one once this many gathered"
+                    + " (commit.manifest.min-count-to-merge).")),
+    ICEBERG_EXPIRE_EVERY_MS(SettingSpec.number("QUEEN_LAKE_ICEBERG_EXPIRE_EVERY_MS").defaultValue(60_000)
+            .range(0, 86_400_000)
+            .description("The least time between two snapshot expiries of one table.")),
     INSTANCE(QueenSourceOptions.INSTANCE),
     QUEEN_URL(QueenSourceOptions.QUEEN_URL),
     QUEEN_TOKEN(QueenSourceOptions.QUEEN_TOKEN),

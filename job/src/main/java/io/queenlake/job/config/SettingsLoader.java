@@ -6,6 +6,7 @@ import io.queenlake.format.model.Layout;
 import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.iceberg.CatalogLink;
+import io.queenlake.job.iceberg.TableUpkeep;
 import io.queenlake.job.window.WindowRules;
 import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.source.StartMode;
@@ -219,7 +220,10 @@ public final class SettingsLoader {
                 String accessKey, String secretKey, Prefix prefix) {
             String kind = choice(Setting.ICEBERG_CATALOG);
             List<Setting> detail = List.of(Setting.ICEBERG_URI, Setting.ICEBERG_WAREHOUSE, Setting.ICEBERG_NAMESPACE,
-                    Setting.ICEBERG_TOKEN, Setting.ICEBERG_CREDENTIAL, Setting.ICEBERG_USER, Setting.ICEBERG_PASSWORD);
+                    Setting.ICEBERG_TOKEN, Setting.ICEBERG_CREDENTIAL, Setting.ICEBERG_USER, Setting.ICEBERG_PASSWORD,
+                    Setting.ICEBERG_SNAPSHOT_MAX_AGE_MS, Setting.ICEBERG_SNAPSHOTS_KEPT, Setting.ICEBERG_SNAPSHOTS_MAX,
+                    Setting.ICEBERG_METADATA_VERSIONS_KEPT, Setting.ICEBERG_MANIFESTS_MERGE_AT,
+                    Setting.ICEBERG_EXPIRE_EVERY_MS);
             if ("none".equals(kind)) {
                 for (Setting s : detail) {
                     if (origin(s) != Origin.DEFAULT) {
@@ -276,9 +280,24 @@ public final class SettingsLoader {
             }
             Map<String, String> fileIo = CatalogLink.lakeFileIo(endpoint.isLocalFolder() ? null
                     : endpoint.uri().map(Object::toString).orElse(null), region, pathStyle, accessKey, secretKey);
-            return rest
+            CatalogLink link = rest
                     ? CatalogLink.rest(uri, warehouse, namespace, token, credential, fileIo)
                     : CatalogLink.jdbc(uri, warehouse, namespace, text(Setting.ICEBERG_USER), raw(Setting.ICEBERG_PASSWORD), fileIo);
+            return link.withUpkeep(upkeep());
+        }
+
+        /** How the tables are kept small: QUEEN_LAKE_ICEBERG_SNAPSHOT_MAX_AGE_MS and the rest. */
+        private TableUpkeep upkeep() {
+            int kept = (int) number(Setting.ICEBERG_SNAPSHOTS_KEPT);
+            int max = (int) number(Setting.ICEBERG_SNAPSHOTS_MAX);
+            if (max < kept) {
+                throw new SettingsException("QUEEN_LAKE_ICEBERG_SNAPSHOTS_MAX=" + max + " " + origin(Setting.ICEBERG_SNAPSHOTS_MAX)
+                        .describe(Setting.ICEBERG_SNAPSHOTS_MAX) + " is below QUEEN_LAKE_ICEBERG_SNAPSHOTS_KEPT=" + kept
+                        + ": a table keeps at least the newest " + kept + " snapshots; raise the first or lower the second.");
+            }
+            return new TableUpkeep(number(Setting.ICEBERG_SNAPSHOT_MAX_AGE_MS), kept, max,
+                    (int) number(Setting.ICEBERG_METADATA_VERSIONS_KEPT), (int) number(Setting.ICEBERG_MANIFESTS_MERGE_AT),
+                    number(Setting.ICEBERG_EXPIRE_EVERY_MS));
         }
 
         private WriterSettings writer() {

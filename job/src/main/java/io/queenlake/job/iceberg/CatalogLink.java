@@ -16,10 +16,12 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 /**
  * How the committer reaches the Iceberg catalog, shipped with the job graph: the catalog's type
  * and properties (URI, warehouse, credentials, and the file IO the client writes Iceberg's own
- * manifests with: the lake's endpoint, region, path style and keys), and the namespace of the
- * tables. Secrets never appear in {@link #toString()}.
+ * manifests with: the lake's endpoint, region, path style and keys), the namespace of the
+ * tables, and how the job keeps them small ({@link TableUpkeep}). Secrets never appear in
+ * {@link #toString()}.
  */
-public record CatalogLink(String type, Map<String, String> properties, String namespace) implements Serializable {
+public record CatalogLink(String type, Map<String, String> properties, String namespace, TableUpkeep upkeep)
+        implements Serializable {
 
     private static final long serialVersionUID = 1L;
     /**
@@ -36,6 +38,17 @@ public record CatalogLink(String type, Map<String, String> properties, String na
         Objects.requireNonNull(type, "type");
         properties = Map.copyOf(properties);
         Objects.requireNonNull(namespace, "namespace");
+        Objects.requireNonNull(upkeep, "upkeep");
+    }
+
+    /** A link whose tables are kept with the default upkeep ({@link TableUpkeep#DEFAULTS}). */
+    public CatalogLink(String type, Map<String, String> properties, String namespace) {
+        this(type, properties, namespace, TableUpkeep.DEFAULTS);
+    }
+
+    /** This link with another upkeep of its tables. */
+    public CatalogLink withUpkeep(TableUpkeep upkeep) {
+        return new CatalogLink(type, properties, namespace, upkeep);
     }
 
     /**
@@ -160,6 +173,6 @@ public record CatalogLink(String type, Map<String, String> properties, String na
     public String toString() {
         Map<String, String> shown = new LinkedHashMap<>();
         properties.forEach((k, v) -> shown.put(k, SECRETS.contains(k) ? "***" : k.equals("uri") ? masked(v) : v));
-        return "CatalogLink[" + type + ", " + shown + ", namespace " + namespace + "]";
+        return "CatalogLink[" + type + ", " + shown + ", namespace " + namespace + ", " + upkeep + "]";
     }
 }

@@ -5,8 +5,10 @@ import io.queenlake.format.model.Align;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -23,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * The committer's side of the catalog: each queue's table, created when missing (its namespace
  * too), and the window appends to it ({@link WindowAppend}). One instance per committer subtask;
  * the tables are loaded once and refreshed before every append; a window's append runs on its
- * queue's commit thread.
+ * queue's commit thread. Each table is kept small ({@link TableUpkeep}): its properties delete old
+ * metadata files and merge manifests on every commit, set at creation and again where they differ
+ * on a run's first append; its snapshots expire on a thread of their own ({@link TableMaintenance}).
  */
 public final class QueueTables implements Closeable {
 
@@ -35,7 +39,19 @@ public final class QueueTables implements Closeable {
     private final Align align;
     private final Function<String, String> pathOfKey;
     private final Map<String, Table> tables = new HashMap<>();
+    /** Queues whose table's upkeep properties this run checked. */
+    private final Set<String> upkept = new HashSet<>();
+    private final TableMaintenance maintenance;
     private Catalog catalog;
+
+    /** The last append's timing on this thread, for {@code LakeMetrics.recordTableAppend} right after it. */
+    private static final ThreadLocal<TableCommit> LAST_COMMIT = new ThreadLocal<>();
+
+    /**
+     * One append call: whether it appended (or found the window there already), how long it took
+     * (reading the table again, the check, the commit), and when it ended.
+     */
+    public record TableCommit(boolean appended, long millis, long endedAtMillis) {}
 
     /**
      * @param pathOfKey a lake key's path as readers open it ({@code s3://bucket/key})
@@ -46,6 +62,17 @@ public final class QueueTables implements Closeable {
         this.tenant = tenant;
         this.align = align;
         this.pathOfKey = pathOfKey;
+        this.maintenance = new TableMaintenance(link.upkeep(), System::currentTimeMillis);
+    }
+
+    /**
+     * The timing of the last {@link #append} this thread made, once: the committer records the
+     * append's outcome right after it on the same thread, and the metrics take its timing here.
+     */
+    public static Optional<TableCommit> takeLastCommit() {
+        TableCommit last = LAST_COMMIT.get();
+        LAST_COMMIT.remove();
+        return Optional.ofNullable(last);
     }
 
     /**
@@ -60,6 +87,8 @@ public final class QueueTables implements Closeable {
     public boolean append(Manifest window, String manifestKey) throws CatalogUnavailableException {
         WindowAppend.Outcome outcome;
         String table = link.tableOf(window.queue()).toString();
+        LAST_COMMIT.remove();
+        long started = System.nanoTime();
         try {
             outcome = WindowAppend.append(table(window.queue()), sink, window, manifestKey, pathOfKey);
         } catch (NotAuthorizedException | ForbiddenException e) {
@@ -72,7 +101,11 @@ public final class QueueTables implements Closeable {
             throw new CatalogUnavailableException("the " + link.describe() + " could not append window k=" + window.k()
                     + " of queue '" + window.queue() + "' to " + table + ": " + e, e);
         }
+        long millis = (System.nanoTime() - started) / 1_000_000L;
+        LAST_COMMIT.set(new TableCommit(outcome == WindowAppend.Outcome.APPENDED, millis, System.currentTimeMillis()));
         if (outcome == WindowAppend.Outcome.APPENDED) {
+            String queue = window.queue();
+            maintenance.afterAppend(table, () -> loadForMaintenance(queue));
             LOG.info("window appended to Iceberg table {} queue={} k={} files={}", table, window.queue(),
                     window.k(), window.objects().size());
         } else {
@@ -88,6 +121,17 @@ public final class QueueTables implements Closeable {
         return WindowAppend.lastAppended(table, sink, queue);
     }
 
+    /** The queue's table loaded afresh for the maintenance thread (never the committer's instance). */
+    private Table loadForMaintenance(String queue) {
+        return catalog().loadTable(link.tableOf(queue));
+    }
+
+    /** Expiries run, snapshots expired, metadata files deleted and paths refused, for tests and logs. */
+    long[] maintenanceCounts() {
+        return new long[] {maintenance.expiries.get(), maintenance.snapshotsExpired.get(),
+            maintenance.filesDeleted.get(), maintenance.filesRefused.get(), maintenance.failures.get()};
+    }
+
     private synchronized void forget(String queue) {
         tables.remove(queue);
     }
@@ -99,10 +143,42 @@ public final class QueueTables implements Closeable {
         }
         try {
             Table table = loadOrCreate(queue);
+            if (upkept.add(queue)) {
+                applyUpkeep(table);
+            }
             tables.put(queue, table);
             return table;
         } catch (NotAuthorizedException | ForbiddenException e) {
             throw refusedCredentials(e);
+        }
+    }
+
+    /**
+     * Sets the upkeep's table properties where the table's differ (a table made by an older job, or
+     * settings changed). A failure only costs this run the bounded metadata: it is logged, and the
+     * window is appended all the same.
+     */
+    private void applyUpkeep(Table table) {
+        Map<String, String> wanted = link.upkeep().tableProperties();
+        Map<String, String> differing = new HashMap<>();
+        wanted.forEach((k, v) -> {
+            if (!v.equals(table.properties().get(k))) {
+                differing.put(k, v);
+            }
+        });
+        if (differing.isEmpty()) {
+            return;
+        }
+        try {
+            var update = table.updateProperties();
+            differing.forEach(update::set);
+            update.commit();
+            LOG.info("Iceberg table {}: upkeep properties set {}", table.name(), differing);
+        } catch (NotAuthorizedException | ForbiddenException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            LOG.warn("Iceberg table {}: its upkeep properties {} could not be set ({}); appending all the same",
+                    table.name(), differing, e.toString());
         }
     }
 
@@ -127,6 +203,7 @@ public final class QueueTables implements Closeable {
                     .withPartitionSpec(LakeTableLayout.spec(align))
                     .withSortOrder(LakeTableLayout.sortOrder())
                     .withProperties(LakeTableLayout.properties(queue, tenant, sink))
+                    .withProperties(link.upkeep().tableProperties())
                     .create();
             LOG.info("created Iceberg table {} for queue '{}' in the {}", id, queue, link.describe());
             return table;
@@ -135,7 +212,7 @@ public final class QueueTables implements Closeable {
         }
     }
 
-    private Catalog catalog() {
+    private synchronized Catalog catalog() {
         if (catalog == null) {
             catalog = link.open();
         }
@@ -150,6 +227,7 @@ public final class QueueTables implements Closeable {
 
     @Override
     public synchronized void close() throws IOException {
+        maintenance.close();
         if (catalog instanceof Closeable closeable) {
             closeable.close();
         }

@@ -15,19 +15,28 @@ import org.apache.iceberg.catalog.Catalog;
  * @param exists whether the catalog has the table
  * @param lastWindow the highest window of the sink the table holds, 0 for none
  * @param appendedAtMillis when the snapshot that appended it was committed, unless it has expired
+ * @param snapshots the snapshots the table keeps (bounded by the job's expiry, {@link TableUpkeep})
+ * @param metadataFiles its current {@code metadata.json} and the previous ones it still lists
  */
-public record TableStatus(String table, String sink, boolean exists, long lastWindow, OptionalLong appendedAtMillis) {
+public record TableStatus(String table, String sink, boolean exists, long lastWindow, OptionalLong appendedAtMillis,
+        int snapshots, int metadataFiles) {
 
     /** The table of {@code sink}'s {@code queue}; a missing table or namespace is a table not created yet. */
     public static TableStatus read(Catalog catalog, CatalogLink link, String sink, String queue) {
         Optional<Table> existing = link.existingTable(catalog, queue);
         if (existing.isEmpty()) {
-            return new TableStatus(CatalogLink.NAME + "." + link.tableOf(queue), sink, false, 0, OptionalLong.empty());
+            return new TableStatus(CatalogLink.NAME + "." + link.tableOf(queue), sink, false, 0, OptionalLong.empty(), 0, 0);
         }
         Table table = existing.get();
         WindowAppend.LastWindow last = WindowAppend.lastWindow(table, sink, queue);
         OptionalLong at = last.appendedBy().map(s -> OptionalLong.of(s.timestampMillis())).orElse(OptionalLong.empty());
-        return new TableStatus(table.name(), sink, true, last.k(), at);
+        int snapshots = 0;
+        for (org.apache.iceberg.Snapshot ignored : table.snapshots()) {
+            snapshots++;
+        }
+        int metadataFiles = table instanceof org.apache.iceberg.HasTableOperations ops
+                ? ops.operations().current().previousFiles().size() + 1 : 0;
+        return new TableStatus(table.name(), sink, true, last.k(), at, snapshots, metadataFiles);
     }
 
     /**
@@ -58,6 +67,10 @@ public record TableStatus(String table, String sink, boolean exists, long lastWi
         } else {
             line.append(", behind the commit pointer's k=").append(pointerK).append(": windows ").append(lastWindow + 1)
                     .append("..").append(pointerK).append(" were committed without the catalog");
+        }
+        line.append("; ").append(snapshots).append(" snapshot(s)");
+        if (metadataFiles > 0) {
+            line.append(", ").append(metadataFiles).append(" metadata file(s)");
         }
         return line.toString();
     }

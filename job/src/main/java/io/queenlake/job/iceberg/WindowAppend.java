@@ -126,7 +126,9 @@ final class WindowAppend {
             files.add(file.build());
         }
         Transaction tx = table.newTransaction();
-        AppendFiles append = tx.newFastAppend();
+        // A merging append (as Flink's Iceberg sink commits): once commit.manifest.min-count-to-merge
+        // small manifests gathered it writes them as one, so the manifests do not grow one per window.
+        AppendFiles append = tx.newAppend();
         files.forEach(append::appendFile);
         append.set(SUMMARY_SINK, sink)
                 .set(SUMMARY_QUEUE, m.queue())

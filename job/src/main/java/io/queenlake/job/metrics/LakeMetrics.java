@@ -2,6 +2,7 @@ package io.queenlake.job.metrics;
 
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.model.LostRange;
+import io.queenlake.job.iceberg.QueueTables;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.metrics.Counter;
@@ -29,6 +30,17 @@ public final class LakeMetrics {
     public static final String TABLE_APPENDS_FAILED = "tableAppendsFailed";
     /** The newest window the queue's Iceberg table holds, as this committer saw it. */
     public static final String TABLE_K = "tableK";
+    /**
+     * How long the queue's last table append took (ms): reading the table again, the exactly-once
+     * check and the commit; Iceberg's Flink sink calls it {@code lastCommitDurationMs}.
+     */
+    public static final String TABLE_COMMIT_MILLIS = "tableCommitMillis";
+    /**
+     * Seconds since the queue's table last took (or was found to hold) a window, counted from the
+     * committer's start before the first; Iceberg's Flink sink calls it
+     * {@code elapsedSecondsSinceLastSuccessfulCommit}.
+     */
+    public static final String TABLE_COMMIT_AGE_SECONDS = "tableCommitAgeSeconds";
 
     private final MetricGroup group;
     private final Map<String, QueueMetrics> queues = new ConcurrentHashMap<>();
@@ -58,7 +70,17 @@ public final class LakeMetrics {
 
     /** Window {@code k} is in the queue's Iceberg table: appended by this call, or found there. */
     public void recordTableAppend(String queue, long k, boolean appended) {
-        of(queue).table().record(k, appended);
+        // The append ran on this thread just before: its timing is waiting there.
+        recordTableAppend(queue, k, appended, QueueTables.takeLastCommit().map(QueueTables.TableCommit::millis)
+                .orElse(-1L));
+    }
+
+    /**
+     * Window {@code k} is in the queue's Iceberg table, and the call that appended or found it took
+     * {@code commitMillis} (negative when unknown: the duration gauge keeps its value).
+     */
+    public void recordTableAppend(String queue, long k, boolean appended, long commitMillis) {
+        of(queue).table().record(k, appended, commitMillis);
     }
 
     /** An append of the queue's window to its Iceberg table failed and will be retried. */
@@ -108,16 +130,24 @@ public final class LakeMetrics {
         final Counter found;
         final Counter failed;
         volatile long tableK;
+        volatile long commitMillis;
+        volatile long lastSuccessMillis = System.currentTimeMillis();
 
         TableMetrics(MetricGroup g) {
             appends = g.counter(TABLE_APPENDS);
             found = g.counter(TABLE_APPENDS_FOUND);
             failed = g.counter(TABLE_APPENDS_FAILED);
             g.gauge(TABLE_K, () -> tableK);
+            g.gauge(TABLE_COMMIT_MILLIS, () -> commitMillis);
+            g.gauge(TABLE_COMMIT_AGE_SECONDS, () -> (System.currentTimeMillis() - lastSuccessMillis) / 1000L);
         }
 
-        synchronized void record(long k, boolean appended) {
+        synchronized void record(long k, boolean appended, long millis) {
             (appended ? appends : found).inc();
+            lastSuccessMillis = System.currentTimeMillis();
+            if (millis >= 0) {
+                commitMillis = millis;
+            }
             if (k > tableK) {
                 tableK = k;
             }

@@ -171,7 +171,7 @@ class StatusCommandTest {
             String atPointer = status(env, "--sink", sink, "--queue", "orders,refunds");
             assertThat(atPointer).contains("queue 'orders': k=3 ")
                     .containsPattern("  Iceberg table queen_lake\\.queen\\.orders: through window k=3 \\(appended \\d{4}-"
-                            + "[^)]*Z\\), as the commit pointer")
+                            + "[^)]*Z\\), as the commit pointer; 3 snapshot\\(s\\), \\d+ metadata file\\(s\\)")
                     .contains("  Iceberg table queen_lake.queen.refunds: not created yet (the job creates it with the first"
                             + " window it commits)");
 

@@ -81,6 +81,16 @@ class SettingsLoaderTest {
         SAMPLES.put(Setting.ICEBERG_USER, new Sample("lake", s -> s.catalog().get().properties().get("jdbc.user"), "lake"));
         SAMPLES.put(Setting.ICEBERG_PASSWORD, new Sample("pw", s -> s.catalog().get().properties().get("jdbc.password"),
                 "pw"));
+        SAMPLES.put(Setting.ICEBERG_SNAPSHOT_MAX_AGE_MS, new Sample("60000",
+                s -> s.catalog().get().upkeep().snapshotMaxAgeMs(), 60_000L));
+        SAMPLES.put(Setting.ICEBERG_SNAPSHOTS_KEPT, new Sample("1000", s -> s.catalog().get().upkeep().snapshotsKept(),
+                1000));
+        SAMPLES.put(Setting.ICEBERG_SNAPSHOTS_MAX, new Sample("50", s -> s.catalog().get().upkeep().snapshotsMax(), 50));
+        SAMPLES.put(Setting.ICEBERG_METADATA_VERSIONS_KEPT, new Sample("3",
+                s -> s.catalog().get().upkeep().metadataVersionsKept(), 3));
+        SAMPLES.put(Setting.ICEBERG_MANIFESTS_MERGE_AT, new Sample("2",
+                s -> s.catalog().get().upkeep().manifestsMergeAt(), 2));
+        SAMPLES.put(Setting.ICEBERG_EXPIRE_EVERY_MS, new Sample("0", s -> s.catalog().get().upkeep().expireEveryMs(), 0L));
         SAMPLES.put(Setting.QUEEN_TENANT, new Sample("0A1B2C3D-0000-4000-8000-00000000AAAA", LakeSettings::tenant,
                 "0a1b2c3d-0000-4000-8000-00000000aaaa"));
     }
@@ -96,7 +106,9 @@ class SettingsLoaderTest {
             case ICEBERG_CATALOG, ICEBERG_USER, ICEBERG_PASSWORD -> env.putAll(Map.of("QUEEN_S3_FORMAT", "parquet",
                     "QUEEN_LAKE_ICEBERG_CATALOG", "jdbc", "QUEEN_LAKE_ICEBERG_URI", "jdbc:sqlite:/tmp/catalog.db",
                     "QUEEN_LAKE_ICEBERG_WAREHOUSE", "s3://lake/iceberg"));
-            case ICEBERG_URI, ICEBERG_WAREHOUSE, ICEBERG_NAMESPACE, ICEBERG_TOKEN, ICEBERG_CREDENTIAL -> env.putAll(Map.of(
+            case ICEBERG_URI, ICEBERG_WAREHOUSE, ICEBERG_NAMESPACE, ICEBERG_TOKEN, ICEBERG_CREDENTIAL,
+                    ICEBERG_SNAPSHOT_MAX_AGE_MS, ICEBERG_SNAPSHOTS_KEPT, ICEBERG_SNAPSHOTS_MAX, ICEBERG_METADATA_VERSIONS_KEPT,
+                    ICEBERG_MANIFESTS_MERGE_AT, ICEBERG_EXPIRE_EVERY_MS -> env.putAll(Map.of(
                     "QUEEN_S3_FORMAT", "parquet", "QUEEN_LAKE_ICEBERG_CATALOG", "rest",
                     "QUEEN_LAKE_ICEBERG_URI", "http://127.0.0.1:8181"));
             default -> { }

@@ -1,0 +1,191 @@
+package io.queenlake.job.iceberg;
+
+import java.io.Closeable;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Snapshot expiry of the queues' tables, off the commit's path: after a window's append the
+ * committer's thread only asks ({@link #afterAppend}); one daemon thread per {@link QueueTables}
+ * runs the expiries, at most one per table at a time and none sooner than
+ * {@link TableUpkeep#expireEveryMs} after the table's last one. An expiry that fails is logged and
+ * tried again at the next interval; it never fails, nor waits for, an append.
+ *
+ * <p>An expiry removes snapshots older than {@link TableUpkeep#snapshotMaxAgeMs} and beyond the
+ * newest {@link TableUpkeep#snapshotsMax}, always keeping the newest {@link TableUpkeep#snapshotsKept}.
+ * Iceberg then deletes the manifest lists and manifests no kept snapshot reaches, through
+ * {@link #deleteIfTableMetadata}, which deletes only files under the table's own metadata folder:
+ * a data file is a lake object, owned by the lake's manifests, and is never deleted here (an
+ * append-only table never offers one, since no kept snapshot drops a data file; the guard is for a
+ * table someone else rewrote). Exactly once does not depend on the expired snapshots: every append
+ * also sets the table property {@code queen.<sink>.last-window} ({@link WindowAppend}).
+ */
+final class TableMaintenance implements Closeable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TableMaintenance.class);
+
+    private final TableUpkeep upkeep;
+    private final LongSupplier clock;
+    private final ExecutorService executor;
+    /** Per table: when its last expiry was asked for (ms), so one is queued or running at most. */
+    private final Map<String, Long> lastAsked = new ConcurrentHashMap<>();
+    private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    final AtomicLong expiries = new AtomicLong();
+    final AtomicLong snapshotsExpired = new AtomicLong();
+    final AtomicLong filesDeleted = new AtomicLong();
+    final AtomicLong filesRefused = new AtomicLong();
+    final AtomicLong failures = new AtomicLong();
+
+    TableMaintenance(TableUpkeep upkeep, LongSupplier clock) {
+        this.upkeep = upkeep;
+        this.clock = clock;
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "queen-lake-iceberg-maintenance");
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        this.executor = pool;
+    }
+
+    /**
+     * Called on the committer's thread after an append of {@code name}: queues an expiry of the
+     * table unless one is queued or running, or the last one was asked less than the interval ago.
+     *
+     * @param load loads the table afresh on the maintenance thread (its own client state, never
+     *     the committer's {@link Table})
+     */
+    void afterAppend(String name, Supplier<Table> load) {
+        long now = clock.getAsLong();
+        Long last = lastAsked.get(name);
+        if (last != null && now - last < upkeep.expireEveryMs()) {
+            return;
+        }
+        if (!pending.add(name)) {
+            return;
+        }
+        lastAsked.put(name, now);
+        try {
+            executor.execute(() -> {
+                try {
+                    expire(load.get());
+                } catch (RuntimeException e) {
+                    failures.incrementAndGet();
+                    LOG.warn("expiring snapshots of Iceberg table {} failed, tried again in {} ms: {}", name,
+                            upkeep.expireEveryMs(), e.toString());
+                } finally {
+                    pending.remove(name);
+                }
+            });
+        } catch (RuntimeException rejected) {
+            pending.remove(name);
+        }
+    }
+
+    /** Expires the table's old snapshots now, on the calling thread; the number expired. */
+    int expire(Table table) {
+        List<Snapshot> ancestry = WindowAppend.ancestry(table);
+        int snapshots = 0;
+        for (Snapshot ignored : table.snapshots()) {
+            snapshots++;
+        }
+        long now = clock.getAsLong();
+        long olderThan = now - upkeep.snapshotMaxAgeMs();
+        if (ancestry.size() > upkeep.snapshotsMax()) {
+            // Beyond the newest snapshotsMax: older than the oldest of those.
+            olderThan = Math.max(olderThan, ancestry.get(upkeep.snapshotsMax() - 1).timestampMillis());
+        }
+        if (snapshots <= upkeep.snapshotsKept() || oldest(table) >= olderThan) {
+            return 0;
+        }
+        String metadataFolder = metadataFolder(table);
+        table.expireSnapshots()
+                .expireOlderThan(olderThan)
+                .retainLast(upkeep.snapshotsKept())
+                .deleteWith(path -> deleteIfTableMetadata(table, metadataFolder, path))
+                .commit();
+        table.refresh();
+        int kept = 0;
+        for (Snapshot ignored : table.snapshots()) {
+            kept++;
+        }
+        int count = Math.max(snapshots - kept, 0);
+        expiries.incrementAndGet();
+        snapshotsExpired.addAndGet(count);
+        LOG.info("expired {} snapshot(s) of Iceberg table {}: {} kept", count, table.name(), kept);
+        return count;
+    }
+
+    private static long oldest(Table table) {
+        long oldest = Long.MAX_VALUE;
+        for (Snapshot s : table.snapshots()) {
+            oldest = Math.min(oldest, s.timestampMillis());
+        }
+        return oldest;
+    }
+
+    /** Where the table writes its metadata (manifests, manifest lists, metadata.json), with a trailing slash. */
+    static String metadataFolder(Table table) {
+        String folder = table.properties().get(TableProperties.WRITE_METADATA_LOCATION);
+        if (folder == null || folder.isBlank()) {
+            folder = table.location() + "/metadata";
+        }
+        return folder.endsWith("/") ? folder : folder + "/";
+    }
+
+    /**
+     * Deletes a file the expiry no longer needs if it is one of Iceberg's own (under the table's
+     * metadata folder, not a Parquet file); any other path, a lake object above all, is logged and kept.
+     */
+    private void deleteIfTableMetadata(Table table, String metadataFolder, String path) {
+        if (isTableMetadata(metadataFolder, path)) {
+            table.io().deleteFile(path);
+            filesDeleted.incrementAndGet();
+        } else {
+            filesRefused.incrementAndGet();
+            LOG.warn("expiring snapshots of Iceberg table {} offered {} for deletion; kept: it is not under the"
+                    + " table's metadata folder {} (the lake's objects are the lake's, owned by its manifests)",
+                    table.name(), path, metadataFolder);
+        }
+    }
+
+    static boolean isTableMetadata(String metadataFolder, String path) {
+        String folder = normalized(metadataFolder);
+        String file = normalized(path);
+        return file.startsWith(folder) && !file.substring(folder.length()).contains("..") && !file.endsWith(".parquet");
+    }
+
+    /** One spelling of a location: {@code file:///x}, {@code file:/x} and {@code file://x} alike. */
+    private static String normalized(String location) {
+        int colon = location.indexOf(':');
+        if (colon <= 0 || !location.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*")) {
+            return location;
+        }
+        String rest = location.substring(colon + 1);
+        int slashes = 0;
+        while (slashes < rest.length() && rest.charAt(slashes) == '/') {
+            slashes++;
+        }
+        return location.substring(0, colon).toLowerCase(java.util.Locale.ROOT) + ":/" + rest.substring(slashes);
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

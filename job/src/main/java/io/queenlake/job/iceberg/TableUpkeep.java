@@ -1,0 +1,57 @@
+package io.queenlake.job.iceberg;
+
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.iceberg.TableProperties;
+
+/**
+ * How each queue's table is kept small while it gets one snapshot per window (issue 27): the
+ * table properties that bound what a commit rewrites (old metadata files deleted after each
+ * commit, manifests merged on append), and the snapshot expiry the job runs off the commit's path
+ * ({@link TableMaintenance}). Set with {@code QUEEN_LAKE_ICEBERG_*}; shipped inside
+ * {@link CatalogLink}.
+ *
+ * @param snapshotMaxAgeMs snapshots older than this expire ({@code history.expire.max-snapshot-age-ms})
+ * @param snapshotsKept the newest snapshots never expired, whatever their age
+ *     ({@code history.expire.min-snapshots-to-keep})
+ * @param snapshotsMax at most this many snapshots stay, whatever their age (at least {@code snapshotsKept})
+ * @param metadataVersionsKept old {@code metadata.json} files kept ({@code write.metadata.previous-versions-max});
+ *     older ones are deleted after each commit ({@code write.metadata.delete-after-commit.enabled})
+ * @param manifestsMergeAt an append merges the table's small manifests once this many have gathered
+ *     ({@code commit.manifest.min-count-to-merge})
+ * @param expireEveryMs the least time between two expiries of one table
+ */
+public record TableUpkeep(long snapshotMaxAgeMs, int snapshotsKept, int snapshotsMax, int metadataVersionsKept,
+        int manifestsMergeAt, long expireEveryMs) implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The defaults of the {@code QUEEN_LAKE_ICEBERG_*} settings (README "Each queue as an Iceberg table"). */
+    public static final TableUpkeep DEFAULTS = new TableUpkeep(3_600_000L, 10, 1_000, 10, 100, 60_000L);
+
+    public TableUpkeep {
+        if (snapshotMaxAgeMs < 0 || snapshotsKept < 1 || snapshotsMax < snapshotsKept || metadataVersionsKept < 1
+                || manifestsMergeAt < 2 || expireEveryMs < 0) {
+            throw new IllegalArgumentException("table upkeep out of range: snapshotMaxAgeMs=" + snapshotMaxAgeMs
+                    + " snapshotsKept=" + snapshotsKept + " snapshotsMax=" + snapshotsMax + " metadataVersionsKept="
+                    + metadataVersionsKept + " manifestsMergeAt=" + manifestsMergeAt + " expireEveryMs=" + expireEveryMs);
+        }
+    }
+
+    /**
+     * The table properties this upkeep needs, set when the job creates a table and again (where they
+     * differ) when a run first appends to it. The expiry properties also tell an engine's own
+     * {@code expire_snapshots} the job's policy.
+     */
+    Map<String, String> tableProperties() {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
+        p.put(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, Integer.toString(metadataVersionsKept));
+        p.put(TableProperties.MANIFEST_MERGE_ENABLED, "true");
+        p.put(TableProperties.MANIFEST_MIN_MERGE_COUNT, Integer.toString(manifestsMergeAt));
+        p.put(TableProperties.MAX_SNAPSHOT_AGE_MS, Long.toString(snapshotMaxAgeMs));
+        p.put(TableProperties.MIN_SNAPSHOTS_TO_KEEP, Integer.toString(snapshotsKept));
+        return p;
+    }
+}
