@@ -44,14 +44,6 @@ public final class QueueTables implements Closeable {
     private final TableMaintenance maintenance;
     private Catalog catalog;
 
-    /** The last append's timing on this thread, for {@code LakeMetrics.recordTableAppend} right after it. */
-    private static final ThreadLocal<TableCommit> LAST_COMMIT = new ThreadLocal<>();
-
-    /**
-     * One append call: whether it appended (or found the window there already), how long it took
-     * (reading the table again, the check, the commit), and when it ended.
-     */
-    public record TableCommit(boolean appended, long millis, long endedAtMillis) {}
 
     /**
      * @param pathOfKey a lake key's path as readers open it ({@code s3://bucket/key})
@@ -66,16 +58,6 @@ public final class QueueTables implements Closeable {
     }
 
     /**
-     * The timing of the last {@link #append} this thread made, once: the committer records the
-     * append's outcome right after it on the same thread, and the metrics take its timing here.
-     */
-    public static Optional<TableCommit> takeLastCommit() {
-        TableCommit last = LAST_COMMIT.get();
-        LAST_COMMIT.remove();
-        return Optional.ofNullable(last);
-    }
-
-    /**
      * Appends the committed window to its queue's table unless the table holds it already.
      *
      * @return whether this call appended it
@@ -87,7 +69,6 @@ public final class QueueTables implements Closeable {
     public boolean append(Manifest window, String manifestKey) throws CatalogUnavailableException {
         WindowAppend.Outcome outcome;
         String table = link.tableOf(window.queue()).toString();
-        LAST_COMMIT.remove();
         long started = System.nanoTime();
         try {
             outcome = WindowAppend.append(table(window.queue()), sink, window, manifestKey, pathOfKey);
@@ -101,8 +82,6 @@ public final class QueueTables implements Closeable {
             throw new CatalogUnavailableException("the " + link.describe() + " could not append window k=" + window.k()
                     + " of queue '" + window.queue() + "' to " + table + ": " + e, e);
         }
-        long millis = (System.nanoTime() - started) / 1_000_000L;
-        LAST_COMMIT.set(new TableCommit(outcome == WindowAppend.Outcome.APPENDED, millis, System.currentTimeMillis()));
         if (outcome == WindowAppend.Outcome.APPENDED) {
             String queue = window.queue();
             maintenance.afterAppend(table, () -> loadForMaintenance(queue));

@@ -2,7 +2,6 @@ package io.queenlake.job.metrics;
 
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.model.LostRange;
-import io.queenlake.job.iceberg.QueueTables;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.flink.metrics.Counter;
@@ -66,13 +65,6 @@ public final class LakeMetrics {
     /** Window {@code k} ending at {@code tEnd} was found committed before (a replay). */
     public void recordAlreadyCommitted(String queue, long k, long tEnd) {
         of(queue).advance(k);
-    }
-
-    /** Window {@code k} is in the queue's Iceberg table: appended by this call, or found there. */
-    public void recordTableAppend(String queue, long k, boolean appended) {
-        // The append ran on this thread just before: its timing is waiting there.
-        recordTableAppend(queue, k, appended, QueueTables.takeLastCommit().map(QueueTables.TableCommit::millis)
-                .orElse(-1L));
     }
 
     /**

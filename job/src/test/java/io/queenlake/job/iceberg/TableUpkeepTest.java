@@ -57,6 +57,7 @@ class TableUpkeepTest {
         try (QueueTables tables = new QueueTables(link, SINK, "t", Align.HOUR, key -> lake.resolve(key).toUri().toString())) {
             for (long k = 1; k <= windows; k++) {
                 Manifest m = window(lake, k);
+                long started = System.nanoTime();
                 while (true) {
                     try {
                         assertThat(tables.append(m, "manifest-" + k)).as("window %d appended", k).isTrue();
@@ -67,7 +68,7 @@ class TableUpkeepTest {
                         assertThat(retries).as("retries, last: %s", e.getMessage()).isLessThan(50);
                     }
                 }
-                commitMillis.add(QueueTables.takeLastCommit().orElseThrow().millis());
+                commitMillis.add((System.nanoTime() - started) / 1_000_000L);
                 if (k % 100 == 0) {
                     System.out.printf("upkeep: k=%d last commit %d ms, retries %d, counts %s%n", k,
                             commitMillis.get(commitMillis.size() - 1), retries,

@@ -204,7 +204,9 @@ final class QueueCommitter {
         config.crashIfArmed(CrashPoint.BETWEEN_MANIFEST_AND_POINTER, window.k());
         if (tables.isPresent()) {
             // After the manifest, before the pointer: the pointer moves only once the table holds the window.
-            metrics.recordTableAppend(window.queue(), window.k(), tables.get().append(stamped, objects.manifestKey(window)));
+            long started = System.nanoTime();
+            boolean appended = tables.get().append(stamped, objects.manifestKey(window));
+            metrics.recordTableAppend(window.queue(), window.k(), appended, (System.nanoTime() - started) / 1_000_000L);
             config.crashIfArmed(CrashPoint.BETWEEN_TABLE_AND_POINTER, window.k());
         }
         Committed next = pointerOf(stamped, objects.manifestKey(window));
