@@ -3,9 +3,11 @@ package io.queenlake.job.cli;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.Intents;
 import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.broker.kv.UnreadableDocumentException;
 import io.queenlake.format.key.SidecarKeys;
+import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.model.LostRange;
@@ -16,6 +18,7 @@ import io.queenlake.job.iceberg.TableCheck;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
+import io.queenlake.source.enumerator.start.ManifestTrail;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.HashMap;
@@ -83,6 +86,7 @@ final class VerifyCommand implements Subcommand {
         LauncherFileSystems.initialize(new Configuration(), settings);
         LakeChecker checker = new LakeChecker(lakeFiles(settings), settings.prefix());
         CommitPointers pointers = new CommitPointers(client, settings.sink());
+        Intents intents = new Intents(client, settings.sink());
         out.println("verifying " + settings.lakePath() + " (sink '" + settings.sink() + "', broker " + settings.queenUrl() + ")");
         boolean clean = true;
         for (String q : queues) {
@@ -97,7 +101,8 @@ final class VerifyCommand implements Subcommand {
             }
             LakeReport report;
             try {
-                report = checker.check(settings.tenant(), q, pointer.pointer().orElse(null));
+                report = checker.check(settings.tenant(), q, pointer.pointer().orElse(null),
+                        accounted(intents, q, pointer.pointer()));
             } catch (IOException e) {
                 throw new IllegalStateException("cannot read the lake at " + settings.lakePath() + " (" + e.getMessage()
                         + "): check QUEEN_S3_ENDPOINT, QUEEN_S3_BUCKET, QUEEN_S3_PATH_STYLE and the credentials.", e);
@@ -200,6 +205,19 @@ final class VerifyCommand implements Subcommand {
         } catch (QueenException e) {
             throw new IllegalStateException("cannot read the commit pointer of queue '" + queue + "' from the broker at "
                     + settings.queenUrl() + " (" + e.getMessage() + "): check QUEEN_URL, QUEEN_TOKEN and QUEEN_TENANT.", e);
+        }
+    }
+
+    /**
+     * The last window the pointer and the queue's intent account for, as the job counts it before
+     * it starts the queue: the window above the pointer only when the intent names it (a crashed
+     * commit may have published it). An intent that cannot be read or decoded allows that window.
+     */
+    private static long accounted(Intents intents, String queue, Optional<Committed> pointer) {
+        try {
+            return ManifestTrail.accountedFor(pointer, intents.read(queue).intent());
+        } catch (QueenException | UnreadableDocumentException e) {
+            return pointer.map(Committed::k).orElse(0L) + 1;
         }
     }
 

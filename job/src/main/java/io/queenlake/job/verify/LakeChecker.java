@@ -67,10 +67,22 @@ public final class LakeChecker {
         return prefix.value() + "/tenant=" + NameEscaping.escape(tenant) + "/queue=" + NameEscaping.escape(queue) + "/";
     }
 
-    /** The lake's own consistency for a queue whose KV commit pointer is {@code pointer} (null when absent). */
+    /**
+     * The lake's own consistency for a queue whose KV commit pointer is {@code pointer} (null when
+     * absent), one window above it allowed a manifest (the window a crashed commit may have left).
+     */
     public LakeReport check(String tenant, String queue, Committed pointer) throws IOException {
+        return check(tenant, queue, pointer, (pointer == null ? 0 : pointer.k()) + 1);
+    }
+
+    /**
+     * The same, with the last window that the pointer and the queue's intent account for
+     * ({@code ManifestTrail.accountedFor}): a manifest above it is the KV having forgotten committed
+     * windows, as the job sees it when it refuses the queue.
+     */
+    public LakeReport check(String tenant, String queue, Committed pointer, long accounted) throws IOException {
         long k = pointer == null ? 0 : pointer.k();
-        Walk walk = walk(tenant, queue, k);
+        Walk walk = walk(tenant, queue, k, accounted);
         if (pointer != null) {
             String manifestKey = new SidecarKeys(prefix, tenant, queue).manifest(k);
             if (!pointer.manifest().equals(manifestKey)) {
@@ -92,7 +104,7 @@ public final class LakeChecker {
      */
     public LakeReport check(String tenant, String queue, long committedK, Collection<LogRecord> expected)
             throws IOException {
-        Walk walk = walk(tenant, queue, committedK);
+        Walk walk = walk(tenant, queue, committedK, committedK + 1);
         checkExactlyOnce(expected, walk.found, walk.problems, walk.rewritten);
         return walk.report(queue, committedK);
     }
@@ -116,7 +128,7 @@ public final class LakeChecker {
         }
     }
 
-    private Walk walk(String tenant, String queue, long committedK) throws IOException {
+    private Walk walk(String tenant, String queue, long committedK, long accounted) throws IOException {
         Walk walk = new Walk();
         ProblemList problems = walk.problems;
         SidecarKeys sidecars = new SidecarKeys(prefix, tenant, queue);
@@ -167,7 +179,7 @@ public final class LakeChecker {
             checkWindow(m, dataPrefix, walk);
             walk.last = m;
         }
-        Set<String> ahead = manifestsAhead(sidecars, committedK, queue, walk);
+        Set<String> ahead = manifestsAhead(sidecars, committedK, accounted, queue, walk);
         for (String key : files.list(dataPrefix)) {
             if (walk.named.contains(key) || ahead.contains(key)) {
                 continue;
@@ -184,12 +196,13 @@ public final class LakeChecker {
     }
 
     /**
-     * Manifests beyond {@code committedK + 1} (the one window a crashed commit may have published
-     * without its pointer) mean the KV forgot committed windows: the broker lost its KV, or someone
+     * Manifests beyond {@code accounted} (the pointer's window, or the one after it when an intent
+     * names it: a crashed commit may have published that one without its pointer) mean the KV
+     * forgot committed windows: the broker lost its KV, or someone
      * deleted or rewrote the pointer. That is one problem, named with its remedy, and the objects
      * those manifests name are the lake's, not orphans. Returns their keys.
      */
-    private Set<String> manifestsAhead(SidecarKeys sidecars, long committedK, String queue, Walk walk)
+    private Set<String> manifestsAhead(SidecarKeys sidecars, long committedK, long accounted, String queue, Walk walk)
             throws IOException {
         long highest = committedK;
         Set<Long> above = new HashSet<>();
@@ -202,7 +215,7 @@ public final class LakeChecker {
         while (above.contains(highest + 1)) {
             highest++;
         }
-        if (highest <= committedK + 1) {
+        if (highest <= Math.max(committedK, accounted)) {
             return Set.of();
         }
         Set<String> named = new HashSet<>();

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.KvExpiry;
 import io.queenlake.broker.client.KvOp;
+import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.RawJson;
 import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.broker.kv.Intents;
+import io.queenlake.broker.kv.ObservedIntent;
 import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.broker.kv.SinkKeys;
 import io.queenlake.devstack.broker.DevBroker;
@@ -14,6 +17,7 @@ import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.Intent;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.window.EncodedObject;
@@ -220,6 +224,30 @@ class VerifyCommandTest {
                 .contains("`./queen-lake repair-pointer --queue orders`")
                 .doesNotContain("(an orphan)");
         assertThat(outcome.out().lines().filter(l -> l.contains("problem:"))).hasSize(1);
+    }
+
+    @Test
+    void aManifestAboveThePointerIsPendingOnlyWhileTheIntentNamesIt() throws Exception {
+        List<Manifest> manifests = new java.util.ArrayList<>();
+        lakeWithPointer("above", WriterSettings.defaults(), manifests);
+        QueenClient client = HttpQueenClient.builder().baseUrl(broker.url().toString()).build();
+        CommitPointers pointers = new CommitPointers(client, "above");
+        client.kv(List.of(KvOp.delete(SinkKeys.NAMESPACE, pointers.committedKey(QUEUE))));
+        Manifest second = manifests.get(1);
+        pointers.move(QUEUE, ObservedPointer.absent(), new Committed(2, second.tEnd(), SIDECARS.manifest(2),
+                second.records(), second.bytes(), second.committedAtMicros() / 1000));
+
+        Outcome forgotten = verify("above");
+        assertThat(forgotten.exit()).as(forgotten.out()).isEqualTo(1);
+        assertThat(forgotten.out()).contains("problem: the commit pointer is at k=2 but manifests 3..3 (of sink 'above')"
+                + " exist in the bucket");
+
+        Manifest third = manifests.get(2);
+        new Intents(client, "above").write(QUEUE, ObservedIntent.absent(), new Intent(3, third.tStart(), third.tEnd(),
+                third.format(), third.compression(), third.layout(), third.writer()));
+        Outcome crashed = verify("above");
+        assertThat(crashed.exit()).as("a commit of window 3 between its manifest and its pointer: " + crashed.out())
+                .isZero();
     }
 
     @Test
