@@ -56,9 +56,8 @@ final class StatusLake {
                     + " QUEEN_S3_PATH_STYLE and the credentials.");
             return;
         }
-        ahead.ifPresent(a -> out.println("  lake: the commit pointer is " + a.pointerState() + " but manifests "
-                + (a.pointerK().orElse(0) + 1) + ".." + a.highestManifest() + " exist in the bucket (" + a.cause()
-                + "; not another writer): the job refuses this queue until `" + LakeAhead.REPAIR_COMMAND + " --queue "
-                + queue + "` rebuilds the pointer from the lake"));
+        ahead.ifPresent(a -> out.println("  lake: the commit pointer is " + a.pointerState() + " but "
+                + a.manifestsAbove() + " exist in the bucket (" + a.cause() + "; not another writer): the job refuses"
+                + " this queue until " + a.repairCommand() + " rebuilds the pointer from the lake"));
     }
 }

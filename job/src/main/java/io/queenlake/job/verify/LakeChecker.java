@@ -13,6 +13,7 @@ import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.format.model.Micros;
 import io.queenlake.format.object.Format;
+import io.queenlake.source.enumerator.start.LakeAhead;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -230,14 +231,13 @@ public final class LakeChecker {
                 // Its objects, if any, are reported as orphans: the repair stops below this manifest anyway.
             }
         }
-        walk.problems.add("the commit pointer is " + (committedK == 0 ? "absent" : "at k=" + committedK)
-                + " but manifests " + (committedK + 1) + ".." + highest + " (of sink " + String.join(", ", sinks)
-                + ") exist in the bucket ("
-                + (committedK == 0 ? "the broker lost its KV, or someone deleted the pointer"
-                        : "the broker's KV went back, or someone rewrote the pointer")
+        LakeAhead ahead = new LakeAhead(queue, "", committedK == 0 ? OptionalLong.empty() : OptionalLong.of(committedK),
+                highest);
+        walk.problems.add("the commit pointer is " + ahead.pointerState() + " but " + ahead.manifestsAbove()
+                + " (of sink " + String.join(", ", sinks) + ") exist in the bucket (" + ahead.cause()
                 + "; not another writer): their " + named.size() + " objects are the lake's, not orphans; rebuild the"
-                + " pointer from the lake with `./queen-lake repair-pointer --queue " + queue + "` (or, if that sink is"
-                + " not the one checked, check --sink)");
+                + " pointer from the lake with " + ahead.repairCommand() + " (or, if that sink is not the one checked,"
+                + " check --sink)");
         return named;
     }
 

@@ -37,13 +37,22 @@ public record LakeAhead(String queue, String pointerKey, OptionalLong pointerK, 
                 : "the broker lost its KV, or someone deleted the pointer";
     }
 
+    /** The manifests beyond the pointer: {@code manifests 1..21}. */
+    public String manifestsAbove() {
+        return "manifests " + (pointerK.orElse(0) + 1) + ".." + highestManifest;
+    }
+
+    /** The command that repairs this queue, quoted: {@code `./queen-lake repair-pointer --queue orders`}. */
+    public String repairCommand() {
+        return "`" + REPAIR_COMMAND + " --queue " + queue + "`";
+    }
+
     /** The same, met by a running commit of window {@code k}: the job stops without writing it. */
     public String describeAtCommit(long k) {
-        long firstAbove = pointerK.orElse(0) + 1;
         return "queue '" + queue + "' is fenced: its commit pointer " + pointerKey + " is " + pointerState()
-                + " but manifests " + firstAbove + ".." + highestManifest + " exist in the bucket (" + cause()
+                + " but " + manifestsAbove() + " exist in the bucket (" + cause()
                 + "; not another writer), so this job stops without writing window k=" + k + ": rebuild the pointer"
-                + " from the lake with `" + REPAIR_COMMAND + " --queue " + queue + "` (with this job's settings), then"
+                + " from the lake with " + repairCommand() + " (with this job's settings), then"
                 + " start the job again, from its latest checkpoint to commit the windows it staged since k="
                 + highestManifest + ", or without state to continue at k=" + (highestManifest + 1)
                 + " from what the broker holds now";
@@ -51,11 +60,9 @@ public record LakeAhead(String queue, String pointerKey, OptionalLong pointerK, 
 
     /** One sentence: the queue, what the KV holds, the highest manifest, why, and the command. */
     public String describe() {
-        long firstAbove = pointerK.orElse(0) + 1;
         return "queue '" + queue + "' is refused: its commit pointer " + pointerKey + " is " + pointerState()
-                + " but manifests " + firstAbove + ".." + highestManifest
-                + " exist in the bucket (" + cause() + "); nothing of it is written, so no committed window is"
-                + " written over: rebuild the pointer from the lake with `" + REPAIR_COMMAND + " --queue " + queue
-                + "` (with this job's settings), and the queue continues at k=" + (highestManifest + 1);
+                + " but " + manifestsAbove() + " exist in the bucket (" + cause() + "); nothing of it is written, so"
+                + " no committed window is written over: rebuild the pointer from the lake with " + repairCommand()
+                + " (with this job's settings), and the queue continues at k=" + (highestManifest + 1);
     }
 }
