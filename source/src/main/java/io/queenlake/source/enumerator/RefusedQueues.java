@@ -36,7 +36,7 @@ final class RefusedQueues {
 
     /** Refuses {@code queue} for now; logs the refusal unless it is the one already logged. */
     void refuse(String queue, StartPlan.Refusal refusal, long nowMillis) {
-        if (refusal.sentence().isEmpty()) {
+        if (refusal.checking()) {
             // Still being checked: asked again at the next run, the sentence already logged (if any) kept.
             refused.merge(queue, new Refused("", 0, false), (was, now) -> new Refused(was.sentence(), 0, was.lakeAhead()));
             return;

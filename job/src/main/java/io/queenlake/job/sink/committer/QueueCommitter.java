@@ -18,14 +18,14 @@ import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
 import io.queenlake.job.sink.committable.WindowCommittable;
-import io.queenlake.source.enumerator.start.LakeAhead;
 import io.queenlake.source.TokenRefusal;
+import io.queenlake.source.enumerator.start.LakeAhead;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
 import org.slf4j.Logger;
@@ -248,7 +248,7 @@ final class QueueCommitter {
         if (inTheLake) {
             LOG.warn("queue '{}': window k={} is in the lake (manifest {}) while its commit pointer {} is {}: the KV"
                     + " forgot it; it is not written again", window.queue(), window.k(), objects.manifestKey(window),
-                    pointers.committedKey(window.queue()), observed.pointer().map(p -> "at k=" + p.k()).orElse("absent"));
+                    pointers.committedKey(window.queue()), pointerState(observed));
         }
         return inTheLake;
     }
@@ -272,8 +272,8 @@ final class QueueCommitter {
             return Optional.empty();
         }
         Manifest ours = window.manifest();
-        String pointer = observed.pointer().map(p -> "at k=" + p.k()).orElse("absent");
-        String remedy = " (its commit pointer " + pointers.committedKey(window.queue()) + " is " + pointer + "); if the"
+        String remedy = " (its commit pointer " + pointers.committedKey(window.queue()) + " is " + pointerState(observed)
+                + "); if the"
                 + " broker lost its KV or someone deleted the pointer, rebuild it from the lake with `"
                 + LakeAhead.REPAIR_COMMAND + " --queue " + window.queue() + "`, otherwise stop the other writer of this"
                 + " prefix.";
@@ -361,6 +361,11 @@ final class QueueCommitter {
         Manifest stamped = window.manifest().withCommittedAt(System.currentTimeMillis());
         objects.writeManifest(stamped);
         return stamped;
+    }
+
+    /** What the KV holds, in words: {@code absent} or {@code at k=5}. */
+    private static String pointerState(ObservedPointer observed) {
+        return observed.pointer().map(p -> "at k=" + p.k()).orElse("absent");
     }
 
     private static Committed pointerOf(Manifest m, String manifestKey) {

@@ -32,7 +32,13 @@ public record StartPlan(Optional<Committed> pointer, Map<String, CheckpointDoc.P
      * @param lakeAhead true when the bucket holds manifests beyond the pointer ({@link LakeAhead}),
      *     false when the bucket could not be read to check it, or not yet
      */
-    public record Refusal(String sentence, boolean lakeAhead) {}
+    public record Refusal(String sentence, boolean lakeAhead) {
+
+        /** The check has not answered yet: nothing to say, the queue is asked again at the next run. */
+        public boolean checking() {
+            return sentence.isEmpty();
+        }
+    }
 
     public StartPlan {
         Objects.requireNonNull(pointer, "pointer");

@@ -212,13 +212,7 @@ public final class StartPlanLoader implements AutoCloseable {
             InFlight running = inFlight.get(queue);
             // A check of other pointer and intent, or one whose answer waited too long to be taken, is made anew.
             if (running == null || running.accounted != accounted || running.stale()) {
-                running = new InFlight(accounted, CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return trail.get().check(queue, pointers.committedKey(queue), o.pointer(), intent);
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                }, reads.get()));
+                running = new InFlight(accounted, startCheck(queue, o.pointer(), intent));
                 inFlight.put(queue, running);
                 started.add(running.check);
             }
@@ -231,15 +225,20 @@ public final class StartPlanLoader implements AutoCloseable {
     private Map<String, CompletableFuture<Optional<LakeAhead>>> freshChecks(
             Map<String, ObservedPointer> observed, Map<String, ObservedIntent> intentsRead) {
         Map<String, CompletableFuture<Optional<LakeAhead>>> checks = new LinkedHashMap<>();
-        observed.forEach((queue, o) -> checks.put(queue, CompletableFuture.supplyAsync(() -> {
+        observed.forEach((queue, o) -> checks.put(queue, startCheck(queue, o.pointer(), intentsRead.get(queue).intent())));
+        return checks;
+    }
+
+    /** One queue's lake check against its pointer and intent, on the pool. */
+    private CompletableFuture<Optional<LakeAhead>> startCheck(String queue, Optional<Committed> pointer,
+            Optional<Intent> intent) {
+        return CompletableFuture.supplyAsync(() -> {
             try {
-                return trail.get().check(queue, pointers.committedKey(queue), o.pointer(),
-                        intentsRead.get(queue).intent());
+                return trail.get().check(queue, pointers.committedKey(queue), pointer, intent);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }, reads.get())));
-        return checks;
+        }, reads.get());
     }
 
     private static Optional<StartPlan.Refusal> refusal(String queue, CompletableFuture<Optional<LakeAhead>> check) {
