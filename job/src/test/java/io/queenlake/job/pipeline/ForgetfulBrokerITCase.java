@@ -49,6 +49,9 @@ class ForgetfulBrokerITCase {
     @TempDir
     Path dir;
 
+    // While a job runs, records are pushed at the wall clock's pace (pushRounds), never by moving the broker's
+    // clock (pushRoundsOnClock): a jump past the lease TTL would expire the job's leases under it.
+
     @Test
     void aPointerDeletedByHandIsRefusedAtTheNextStartAndOnceRepairedTheQueueContinuesAtTheNextWindow() throws Exception {
         String orders = "deleted/orders";
@@ -65,7 +68,7 @@ class ForgetfulBrokerITCase {
             rig.client.kv(List.of(KvOp.delete(SinkKeys.NAMESPACE, new SinkKeys(spec.sink()).committed(orders))));
 
             RunningJob second = rig.start(spec);
-            producer.pushRoundsOnClock(rig, 15, 150);
+            producer.pushRounds(15, 150);
             Map<String, List<LogRecord>> log = rig.readLogs(producer);
             rig.awaitCovered(second, Map.of(refunds, log.get(refunds)));
             String line = awaitRefusal(refusals, orders, 1);
@@ -105,7 +108,7 @@ class ForgetfulBrokerITCase {
             Committed atSavepoint = rig.awaitCovered(running, rig.readLogs(before)).get(orders);
             String savepoint = running.savepoint(dir.resolve("savepoints"));
             // More windows after the savepoint: a restore of it has a cut behind the lake.
-            before.pushRoundsOnClock(rig, 15, 150);
+            before.pushRounds(15, 150);
             Map<String, List<LogRecord>> lostLog = rig.readLogs(before);
             Committed committed = rig.awaitCovered(running, lostLog).get(orders);
             assertThat(committed.k()).isGreaterThan(atSavepoint.k());
@@ -116,7 +119,7 @@ class ForgetfulBrokerITCase {
             rig.restartBrokerEmpty();
             String underTheJob = awaitRefusal(refusals, orders, 1);
             SeededProducer after = new SeededProducer(rig.client, 32, List.of(orders, fresh), PARTITIONS);
-            after.pushRoundsOnClock(rig, 8, 150);
+            after.pushRounds(8, 150);
             rig.awaitCovered(running, Map.of(fresh, rig.readLogs(after).get(fresh)));
             running.cancel();
             assertThat(underTheJob).contains("ERROR queue '" + orders + "' is refused: its commit pointer",
@@ -128,7 +131,7 @@ class ForgetfulBrokerITCase {
             // Without state: refused again; the new queue goes on.
             RunningJob fromNothing = rig.start(spec);
             awaitRefusal(refusals, orders, 2);
-            after.pushRoundsOnClock(rig, 8, 150);
+            after.pushRounds(8, 150);
             rig.awaitCovered(fromNothing, Map.of(fresh, rig.readLogs(after).get(fresh)));
             fromNothing.cancel();
             assertThat(rig.pointers(spec.sink()).read(orders).pointer()).isEmpty();
@@ -138,7 +141,7 @@ class ForgetfulBrokerITCase {
             // refused again; repaired while this job runs, the queue starts from the repaired pointer, k+1.
             RunningJob restored = rig.start(spec.restoredFrom(savepoint));
             awaitRefusal(refusals, orders, 3);
-            after.pushRoundsOnClock(rig, 8, 150);
+            after.pushRounds(8, 150);
             Map<String, List<LogRecord>> newLog = rig.readLogs(after);
             rig.awaitCovered(restored, Map.of(fresh, newLog.get(fresh)));
             assertThat(manifests(spec)).containsAllEntriesOf(manifests);
