@@ -62,25 +62,31 @@ final class CountingBlobStore extends ForwardingBlobStore {
     private final Map<String, LongAdder> counts;
     private final Queue<S3Request> writes;
     private final AtomicReference<String> failingPrefix;
+    private final AtomicReference<WriteHold> hold;
     private final long latencyMs;
 
     /**
-     * {@code counts}, {@code writes} and {@code failingPrefix} (the key prefix whose writes answer
-     * 500, or null): shared by every store of one server, so they survive its restarts.
+     * {@code counts}, {@code writes}, {@code failingPrefix} (the key prefix whose writes answer 500,
+     * or null) and {@code hold} (writes that wait for a test's release, or null): shared by every
+     * store of one server, so they survive its restarts. Every counted request waits
+     * {@code latencyMs} before it is served.
      */
     CountingBlobStore(BlobStore store, Map<String, LongAdder> counts, Queue<S3Request> writes,
-            AtomicReference<String> failingPrefix) {
-        this(store, counts, writes, failingPrefix, 0);
-    }
-
-    /** As above, and every counted request waits {@code latencyMs} before it is served. */
-    CountingBlobStore(BlobStore store, Map<String, LongAdder> counts, Queue<S3Request> writes,
-            AtomicReference<String> failingPrefix, long latencyMs) {
+            AtomicReference<String> failingPrefix, AtomicReference<WriteHold> hold, long latencyMs) {
         super(store);
         this.counts = counts;
         this.writes = writes;
         this.failingPrefix = failingPrefix;
+        this.hold = hold;
         this.latencyMs = latencyMs;
+    }
+
+    /** Holds a write of a key under the held prefix until its release, as a bucket slow for those keys. */
+    private void holdIfChosen(String key) {
+        WriteHold waiting = hold.get();
+        if (waiting != null) {
+            waiting.enter(key);
+        }
     }
 
     /** Answers 500 InternalError to a write of a key under the failing prefix, as a broken bucket would. */
@@ -141,6 +147,7 @@ final class CountingBlobStore extends ForwardingBlobStore {
     @Override
     public PutObjectResponse putBlob(PutObjectRequest request, InputStream body) {
         count("PutObject", request.key());
+        holdIfChosen(request.key());
         failIfChosen(request.key());
         record("PutObject", request.key(), request.serverSideEncryptionAsString(), request.ssekmsKeyId(),
                 request.checksumAlgorithmAsString(), request.checksumSHA256(), request.contentMD5());
@@ -192,6 +199,7 @@ final class CountingBlobStore extends ForwardingBlobStore {
     @Override
     public MultipartUpload initiateMultipartUpload(CreateMultipartUploadRequest request) {
         count("CreateMultipartUpload");
+        holdIfChosen(request.key());
         failIfChosen(request.key());
         record("CreateMultipartUpload", request.key(), request.serverSideEncryptionAsString(), request.ssekmsKeyId(),
                 request.checksumAlgorithmAsString(), null, null);
@@ -201,6 +209,7 @@ final class CountingBlobStore extends ForwardingBlobStore {
     @Override
     public UploadPartResponse uploadMultipartPart(MultipartUpload upload, UploadPartRequest request, InputStream body) {
         count("UploadPart");
+        holdIfChosen(upload.blobName());
         failIfChosen(upload.blobName());
         record("UploadPart", upload.blobName(), null, null, request.checksumAlgorithmAsString(),
                 request.checksumSHA256(), request.contentMD5());
@@ -211,6 +220,7 @@ final class CountingBlobStore extends ForwardingBlobStore {
     public CompleteMultipartUploadResponse completeMultipartUpload(MultipartUpload upload,
             CompleteMultipartUploadRequest request) {
         count("CompleteMultipartUpload");
+        holdIfChosen(upload.blobName());
         return delegate().completeMultipartUpload(upload, request);
     }
 

@@ -48,6 +48,8 @@ public final class EmbeddedS3 implements AutoCloseable {
     private final Queue<S3Request> writes = new ConcurrentLinkedQueue<>();
     /** Writes of keys under this prefix answer 500; null for none. */
     private final AtomicReference<String> failingPrefix = new AtomicReference<>();
+    /** Writes under this hold's prefix wait for its release; null for none. */
+    private final AtomicReference<WriteHold> hold = new AtomicReference<>();
     private int port;
     private S3Proxy proxy;
 
@@ -129,6 +131,20 @@ public final class EmbeddedS3 implements AutoCloseable {
         failingPrefix.set(keyPrefix);
     }
 
+    /**
+     * From now on every write (put, multipart creation, part, completion) of a key under
+     * {@code keyPrefix} waits until the returned hold is released, as a bucket slow for those keys
+     * only; every other request is served meanwhile. One hold at a time: a new one replaces it.
+     */
+    public WriteHold holdWritesUnder(String keyPrefix) {
+        WriteHold next = new WriteHold(keyPrefix);
+        WriteHold before = hold.getAndSet(next);
+        if (before != null) {
+            before.release();
+        }
+        return next;
+    }
+
     /** The object requests served since {@code before} (an earlier {@link #requests()}), by operation; none is 0. */
     public Map<String, Long> requestsSince(Map<String, Long> before) {
         Map<String, Long> served = requests();
@@ -171,7 +187,7 @@ public final class EmbeddedS3 implements AutoCloseable {
             throw new IllegalStateException("The embedded S3 server on " + endpoint() + " is already running: stop it first.");
         }
         CountingBlobStore store = new CountingBlobStore(new FilesystemNio2BlobStore(existingDir().toString()), requests, writes,
-                failingPrefix, options.latencyMs());
+                failingPrefix, hold, options.latencyMs());
         if (!store.containerExists(options.bucket())) {
             store.createContainer(options.bucket());
         }
