@@ -49,6 +49,7 @@ public record LakeSettings(
         long discoveryIntervalMs,
         int fetchConcurrency,
         int commitConcurrency,
+        int commitKvWritesPerSecond,
         long leaseTtlMs,
         int checkpointEvery,
         int multipartThresholdMb,
@@ -177,6 +178,7 @@ public record LakeSettings(
                 .token(queenToken)
                 .requestTimeout(BROKER_REQUEST_TIMEOUT)
                 .commitConcurrency(commitConcurrency)
+                .commitKvWritesPerSecond(commitKvWritesPerSecond)
                 .catalog(catalog.orElse(null))
                 .build();
     }
@@ -255,6 +257,7 @@ public record LakeSettings(
         shown.put(Setting.DISCOVERY_INTERVAL_MS, Long.toString(discoveryIntervalMs));
         shown.put(Setting.FETCH_CONCURRENCY, Integer.toString(fetchConcurrency));
         shown.put(Setting.COMMIT_CONCURRENCY, Integer.toString(commitConcurrency));
+        shown.put(Setting.COMMIT_KV_WRITES_PER_SECOND, Integer.toString(commitKvWritesPerSecond));
         shown.put(Setting.LEASE_TTL_MS, Long.toString(leaseTtlMs));
         shown.put(Setting.CHECKPOINT_EVERY, Integer.toString(checkpointEvery));
         shown.put(Setting.MULTIPART_THRESHOLD_MB, Integer.toString(multipartThresholdMb));

@@ -34,6 +34,7 @@ final class LakeSettingsBuilder {
     private Long discoveryIntervalMs;
     private Integer fetchConcurrency;
     private Integer commitConcurrency;
+    private Integer commitKvWritesPerSecond;
     private Long leaseTtlMs;
     private Integer checkpointEvery;
     private Integer multipartThresholdMb;
@@ -127,6 +128,11 @@ final class LakeSettingsBuilder {
         return this;
     }
 
+    LakeSettingsBuilder commitKvWritesPerSecond(int commitKvWritesPerSecond) {
+        this.commitKvWritesPerSecond = commitKvWritesPerSecond;
+        return this;
+    }
+
     LakeSettingsBuilder commitConcurrency(int commitConcurrency) {
         this.commitConcurrency = commitConcurrency;
         return this;
@@ -192,7 +198,8 @@ final class LakeSettingsBuilder {
                 accessKey, secretKey, set(prefix, "prefix"), set(pathStyle, "pathStyle"), sse, sseKmsKeyId,
                 set(writer, "writer"), set(start, "start"), set(maxWindowMs, "maxWindowMs"), set(sink, "sink"),
                 set(safeGuardMs, "safeGuardMs"), set(discoveryIntervalMs, "discoveryIntervalMs"),
-                set(fetchConcurrency, "fetchConcurrency"), set(commitConcurrency, "commitConcurrency"), set(leaseTtlMs, "leaseTtlMs"),
+                set(fetchConcurrency, "fetchConcurrency"), set(commitConcurrency, "commitConcurrency"),
+                set(commitKvWritesPerSecond, "commitKvWritesPerSecond"), set(leaseTtlMs, "leaseTtlMs"),
                 set(checkpointEvery, "checkpointEvery"), set(multipartThresholdMb, "multipartThresholdMb"),
                 set(memoryMb, "memoryMb"),
                 set(instance, "instance"), set(queenUrl, "queenUrl"), queenToken, set(tenant, "tenant"),

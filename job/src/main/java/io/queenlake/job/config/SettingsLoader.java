@@ -206,6 +206,7 @@ public final class SettingsLoader {
                     .discoveryIntervalMs(number(Setting.DISCOVERY_INTERVAL_MS))
                     .fetchConcurrency((int) number(Setting.FETCH_CONCURRENCY))
                     .commitConcurrency((int) number(Setting.COMMIT_CONCURRENCY))
+                    .commitKvWritesPerSecond((int) number(Setting.COMMIT_KV_WRITES_PER_SECOND))
                     .leaseTtlMs(number(Setting.LEASE_TTL_MS))
                     .checkpointEvery((int) number(Setting.CHECKPOINT_EVERY))
                     .multipartThresholdMb((int) number(Setting.MULTIPART_THRESHOLD_MB))

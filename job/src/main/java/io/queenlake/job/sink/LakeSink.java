@@ -3,6 +3,7 @@ package io.queenlake.job.sink;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.job.sink.committable.WindowCommittableSerializer;
+import io.queenlake.job.sink.committer.LakeCommitOperator;
 import io.queenlake.job.sink.committer.LakeCommitter;
 import io.queenlake.job.sink.writer.CarriedWindowsSerializer;
 import io.queenlake.job.sink.writer.LakeWriter;
@@ -26,20 +27,26 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * The exactly-once lake sink, a two-phase Sink V2 modelled on Flink's FileSink: the
  * {@link LakeWriter} stages each closed window's objects under their final keys, invisible, and
  * hands one {@link WindowCommittable} per window at {@code prepareCommit}; after the checkpoint
- * completed the {@link LakeCommitter} publishes objects, manifest and the KV commit pointer, per
- * queue in {@code k} order. Only assembles the parts: writer, committer and serializer come from
- * the same {@link LakeSinkConfig}; the {@link StagedWindowsHandOff} between writer and committer
- * puts the committer in a task of its own, so commits never stall the window operator.
+ * completed the {@link LakeCommitOperator} (the sink's pre-commit topology, in a task of its own)
+ * publishes objects, manifest and the KV commit pointer, per queue in {@code k} order, queues at
+ * once, without holding that task or its checkpoints. The Sink V2 {@link LakeCommitter} behind it
+ * commits only committables restored from a checkpoint taken before that operator existed. Only
+ * assembles the parts: all of them come from the same {@link LakeSinkConfig}.
  *
  * <p>Operator uids: give the sink one ({@code sinkTo(sink).uid(..)}, as {@code LakePipeline}
- * does; Flink refuses a lake sink without, since the hand-off has an explicit uid). The writer
- * keeps the sink's uid and the committer {@code Sink Committer: <uid>} (Flink derives both); the
- * hand-off is stateless, so savepoints of the chained graph restore.
+ * does; Flink refuses a lake sink without, since the commit operator has an explicit uid). The
+ * writer keeps the sink's uid, the commit operator {@code <uid>: commits} and the committer
+ * {@code Sink Committer: <uid>} (Flink derives them).
  */
 public final class LakeSink implements Sink<ClosedWindow>, SupportsCommitter<WindowCommittable>,
         SupportsPreCommitTopology<WindowCommittable, WindowCommittable>, SupportsWriterState<ClosedWindow, ClosedWindow> {
 
     private static final long serialVersionUID = 1L;
+
+    /** The commit operator's name, shown as {@code Lake sink: Commits} in the web UI, heading the committer's task. */
+    static final String COMMITS_NAME = "Commits";
+    /** Explicit so the graph never depends on generated ids; Flink prefixes the sink's uid. */
+    static final String COMMITS_UID = "commits";
 
     private final LakeSinkConfig config;
 
@@ -87,7 +94,10 @@ public final class LakeSink implements Sink<ClosedWindow>, SupportsCommitter<Win
     @Override
     public DataStream<CommittableMessage<WindowCommittable>> addPreCommitTopology(
             DataStream<CommittableMessage<WindowCommittable>> written) {
-        return StagedWindowsHandOff.attach(written);
+        return written.forward()
+                .transform(COMMITS_NAME, written.getType(), new LakeCommitOperator(config))
+                .uid(COMMITS_UID)
+                .startNewChain();
     }
 
     /** The writer hands the committer's own committables: the hand-off changes none of them. */

@@ -30,6 +30,7 @@ public final class LakeSinkBuilder {
     private String endpoint = "(the S3 file system's s3.endpoint)";
     private Duration stagingRetryFor = DEFAULT_STAGING_RETRY_FOR;
     private int commitConcurrency = (int) LakeSinkOptions.COMMIT_CONCURRENCY.defaultNumber();
+    private int commitKvWritesPerSecond = (int) LakeSinkOptions.COMMIT_KV_WRITES_PER_SECOND.defaultNumber();
 
     /** Two windows of the default 128 MiB target: uploads overlap encoding without unbounded memory. */
     public static final long DEFAULT_STAGING_BYTES_IN_FLIGHT = 256L << 20;
@@ -55,6 +56,12 @@ public final class LakeSinkBuilder {
      * queue, the object and the error (default {@link #DEFAULT_STAGING_RETRY_FOR}); meanwhile the
      * other queues' windows commit.
      */
+    /** KV write calls a second of the commits, all subtasks together ({@link LakeSinkOptions#COMMIT_KV_WRITES_PER_SECOND}). */
+    public LakeSinkBuilder commitKvWritesPerSecond(int calls) {
+        this.commitKvWritesPerSecond = calls;
+        return this;
+    }
+
     /** Queues whose windows commit at once ({@link LakeSinkOptions#COMMIT_CONCURRENCY}). */
     public LakeSinkBuilder commitConcurrency(int queues) {
         this.commitConcurrency = queues;
@@ -171,9 +178,10 @@ public final class LakeSinkBuilder {
                     + stagingRetryFor + ": set a duration (default " + DEFAULT_STAGING_RETRY_FOR + ").");
         }
         LakeSinkOptions.COMMIT_CONCURRENCY.requireInRange(commitConcurrency);
+        LakeSinkOptions.COMMIT_KV_WRITES_PER_SECOND.requireInRange(commitKvWritesPerSecond);
         return new LakeSinkConfig(checkedRoot, prefix, writerSettings, sinkName, tenant.toLowerCase(java.util.Locale.ROOT),
                 brokerUrl.strip(), token, requestTimeout, stagingBytesInFlight, crashHook, endpoint,
-                stagingRetryFor, catalog, commitConcurrency);
+                stagingRetryFor, catalog, commitConcurrency, commitKvWritesPerSecond);
     }
 
     private String checkedRoot() {

@@ -43,12 +43,15 @@ public final class LakeSinkConfig implements Serializable {
     private final Duration stagingRetryFor;
     private final CatalogLink catalog;
     private final int commitConcurrency;
+    private final int commitKvWritesPerSecond;
 
     LakeSinkConfig(String root, Prefix prefix, WriterSettings settings, String sinkName, String tenant,
             String brokerUrl, String token, Duration requestTimeout, long stagingBytesInFlight, CrashHook crashHook,
-            String endpoint, Duration stagingRetryFor, CatalogLink catalog, int commitConcurrency) {
+            String endpoint, Duration stagingRetryFor, CatalogLink catalog, int commitConcurrency,
+            int commitKvWritesPerSecond) {
         this.root = root;
         this.commitConcurrency = commitConcurrency;
+        this.commitKvWritesPerSecond = commitKvWritesPerSecond;
         this.catalog = catalog;
         this.endpoint = endpoint;
         this.stagingRetryFor = stagingRetryFor;
@@ -110,6 +113,11 @@ public final class LakeSinkConfig implements Serializable {
     /** Queues whose windows the committer commits at once. */
     public int commitConcurrency() {
         return commitConcurrency;
+    }
+
+    /** KV write calls a second of the commits, all subtasks together. */
+    public int commitKvWritesPerSecond() {
+        return commitKvWritesPerSecond;
     }
 
     public Duration stagingRetryFor() {

@@ -62,6 +62,7 @@ class SettingsLoaderTest {
         SAMPLES.put(Setting.DISCOVERY_INTERVAL_MS, new Sample("10", LakeSettings::discoveryIntervalMs, 10L));
         SAMPLES.put(Setting.FETCH_CONCURRENCY, new Sample("256", LakeSettings::fetchConcurrency, 256));
         SAMPLES.put(Setting.COMMIT_CONCURRENCY, new Sample("1024", LakeSettings::commitConcurrency, 1024));
+        SAMPLES.put(Setting.COMMIT_KV_WRITES_PER_SECOND, new Sample("100", LakeSettings::commitKvWritesPerSecond, 100));
         SAMPLES.put(Setting.LEASE_TTL_MS, new Sample("1000", LakeSettings::leaseTtlMs, 1000L));
         SAMPLES.put(Setting.CHECKPOINT_EVERY, new Sample("100000", LakeSettings::checkpointEvery, 100_000));
         SAMPLES.put(Setting.MULTIPART_THRESHOLD_MB, new Sample("5", LakeSettings::multipartThresholdMb, 5));

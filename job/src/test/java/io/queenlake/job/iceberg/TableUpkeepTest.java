@@ -134,8 +134,11 @@ class TableUpkeepTest {
                     avg(commitMillis.subList(windows - 100, windows)));
             assertThat(snapshots).as("snapshots (at most 30, and those appended since the last expiry)")
                     .isLessThanOrEqualTo(60);
-            // The current one and 5 before, and one an expiry stopped by the close may have left.
-            assertThat(metadataJson).as("metadata.json files").isLessThanOrEqualTo(7);
+            // The current one and 5 before, one an expiry stopped by the close may have left, and one per
+            // append that met the expiry's commit and was retried (its metadata.json was never current, so
+            // no later commit deletes it: a busy machine makes more of them).
+            assertThat(metadataJson).as("metadata.json files, after %d append retries", retries)
+                    .isLessThanOrEqualTo(7 + retries);
             assertThat(manifestLists).as("manifest lists: one per kept snapshot").isEqualTo(snapshots);
             assertThat(currentManifests).as("manifests of the current snapshot (merged at 10)").isLessThanOrEqualTo(11);
             assertThat(manifests).as("manifest files on disk").isLessThanOrEqualTo(2L * snapshots + 20);

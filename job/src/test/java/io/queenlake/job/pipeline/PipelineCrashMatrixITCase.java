@@ -23,7 +23,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The crash matrix end to end, with the real source and windows: over one pushed log, a control
+ * The crash matrix end to end, with the real source and windows and eight queues committing at
+ * once: over one pushed log, a control
  * run without failure, then for each {@link CrashPoint} a run that crashes once at window 3 and
  * is brought back by Flink's restart strategy (from its last checkpoint). Each lake must be
  * byte-identical to the control's (data and checkpoint objects as they are, manifests without
@@ -40,7 +41,9 @@ class PipelineCrashMatrixITCase {
     @TempDir
     static Path dir;
 
-    static final List<String> QUEUES = List.of("crash/orders", "crash r\u00e9funds");
+    /** Eight queues, so a crash lands while other queues' windows are mid-commit in their lanes. */
+    static final List<String> QUEUES = List.of("crash/orders", "crash r\u00e9funds", "crash-2", "crash-3", "crash-4",
+            "crash-5", "crash-6", "crash-7");
     static final List<String> PARTITIONS = List.of("c 0", "c/1", "\ud83d\ude00", "Default");
     static final long CRASH_FROM_K = 3;
 

@@ -170,9 +170,9 @@ class PipelineOperationsITCase {
         }
         assertThat(lostInAll).isPositive();
         // Two recordsLost counters per queue: the source's (ranges seen) and the lake sink's (ranges committed).
-        long inSource = lostCounted.entrySet().stream().filter(e -> !e.getKey().contains("Committer"))
+        long inSource = lostCounted.entrySet().stream().filter(e -> !e.getKey().contains("Commits"))
                 .mapToLong(Map.Entry::getValue).sum();
-        long inSink = lostCounted.entrySet().stream().filter(e -> e.getKey().contains("Committer"))
+        long inSink = lostCounted.entrySet().stream().filter(e -> e.getKey().contains("Commits"))
                 .mapToLong(Map.Entry::getValue).sum();
         assertThat(inSink).as("the lake sink's recordsLost in %s", lostCounted).isEqualTo(lostInAll);
         assertThat(inSource).as("the source's recordsLost in %s", lostCounted).isEqualTo(lostInAll);

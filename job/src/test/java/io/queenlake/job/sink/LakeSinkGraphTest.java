@@ -36,7 +36,7 @@ class LakeSinkGraphTest {
         List<String> tasks = graph.getVerticesSortedTopologicallyFromSources().stream().map(JobVertex::getName).toList();
         assertThat(tasks).as("no exchange between the source, the windows and the writer").containsExactly(
                 "Source: Queen source -> Broker-clock windows -> Lake sink: Writer",
-                "Lake sink: Staged windows -> Lake sink: Committer");
+                "Lake sink: Commits -> Lake sink: Committer");
 
         JobVertex committer = graph.getVerticesSortedTopologicallyFromSources().get(1);
         assertThat(committer.getParallelism()).isEqualTo(3);
@@ -49,7 +49,7 @@ class LakeSinkGraphTest {
     }
 
     @Test
-    void writerAndCommitterKeepTheUidsOfTheChainedGraphAndTheHandOffHasAnExplicitOne() {
+    void writerAndCommitterKeepTheUidsOfTheChainedGraphAndTheCommitOperatorHasAnExplicitOne() {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
         LakeJob.build(env, SETTINGS);
         StreamGraph graph = env.getStreamGraph();
@@ -59,6 +59,6 @@ class LakeSinkGraphTest {
                 .contains(
                         tuple("Lake sink: Writer", "lake-sink"),
                         tuple("Lake sink: Committer", "Sink Committer: lake-sink"),
-                        tuple("Lake sink: Staged windows", "lake-sink: staged-windows"));
+                        tuple("Lake sink: Commits", "lake-sink: commits"));
     }
 }

@@ -17,6 +17,7 @@ import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
+import io.queenlake.devstack.s3.WriteHold;
 import io.queenlake.devstack.s3.FlinkS3Settings;
 import io.queenlake.devstack.s3.S3Request;
 import io.queenlake.format.jsonl.Compression;
@@ -331,6 +332,32 @@ class LakeSinkITCase {
             s3.failWritesUnder(null);
         }
         assertThat(keysUnder(stuckDir)).isEmpty();
+    }
+
+    @Test
+    void checkpointsCompleteAndOtherQueuesCommitWhileOneQueuesCommitWaitsOnASlowBucket() throws Exception {
+        TestWindows world = new TestWindows(List.of("fast", "slow"), 10, 3);
+        LakeSink sink = SinkJobs.sink("s3://lake/slow-bucket", broker.url()).sinkName("slow-bucket")
+                .endpoint(s3.endpoint().toString()).build();
+        CommitPointers store = new CommitPointers(client, "slow-bucket");
+        String slowManifests = "slow-bucket/" + new SidecarKeys(Prefix.DEFAULT, world.tenant(), "slow").manifestDirectory();
+        WriteHold slowBucket = s3.holdWritesUnder(slowManifests);
+        CompletableFuture<Void> job;
+        try {
+            job = CompletableFuture.runAsync(() -> runQuietly(() -> SinkJobs.run(sink, world, 0)));
+            assertThat(slowBucket.awaitHeld(Duration.ofSeconds(60))).as("slow's first manifest PUT reached the bucket").isTrue();
+            // Each of fast's windows is emitted after one checkpoint and committed after the next: all of
+            // them land while slow's commit still waits, so checkpoints complete meanwhile.
+            awaitPointer(store, "fast", world.windowsPerQueue());
+            assertThat(store.read("slow").pointer()).as("slow waits for its manifest").isEmpty();
+            assertThat(job).isNotDone();
+        } finally {
+            slowBucket.release();
+        }
+        job.get(120, TimeUnit.SECONDS);
+        assertThat(slowBucket.held()).isEqualTo(1);
+        LakeAssertions.assertLakeHoldsEveryWindowOnce(new FlinkLakeFiles("s3://lake/slow-bucket"), Prefix.DEFAULT, world,
+                q -> pointer("slow-bucket", q));
     }
 
     @Test

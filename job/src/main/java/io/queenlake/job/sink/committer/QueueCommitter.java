@@ -21,13 +21,15 @@ import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.source.TokenRefusal;
 import io.queenlake.source.enumerator.start.LakeAhead;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
-import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
+import java.util.concurrent.ExecutorService;
+import io.queenlake.broker.client.QueenClient;
+import io.queenlake.job.sink.SinkThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * instance serves every queue, each call on its own thread; between calls it keeps only which
  * window it committed last per queue (its steady state).
  */
-final class QueueCommitter {
+final class QueueCommitter implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueueCommitter.class);
 
@@ -54,14 +56,16 @@ final class QueueCommitter {
     private final CommitPointers pointers;
     private final Intents intents;
     private final LakeObjects objects;
-    private final Executor bucketIo;
+    private final ExecutorService bucketIo;
     private final Optional<QueueTables> tables;
     private final BrokerOutage brokerOutage;
     /** Per queue, the newest window this instance committed or found committed: the steady state, where no manifest is read. */
     private final Map<String, Long> committedHere = new ConcurrentHashMap<>();
+    /** Per queue, the pointer and intent after this instance's last run that ended well (removed while a run goes on). */
+    private final Map<String, Observed> lastSeen = new ConcurrentHashMap<>();
 
-    QueueCommitter(LakeSinkConfig config, LakeMetrics metrics, CommitPointers pointers, Intents intents,
-            LakeObjects objects, Executor bucketIo, Optional<QueueTables> tables) {
+    private QueueCommitter(LakeSinkConfig config, LakeMetrics metrics, CommitPointers pointers, Intents intents,
+            LakeObjects objects, ExecutorService bucketIo, Optional<QueueTables> tables) {
         this.config = config;
         this.tables = tables;
         this.metrics = metrics;
@@ -72,41 +76,68 @@ final class QueueCommitter {
         this.brokerOutage = new BrokerOutage("the committer of sink '" + config.sinkName() + "'", config.brokerUrl());
     }
 
-    /** A queue's pointer and intent as read for one commit call (in a batch with the other queues'). */
-    record Observed(ObservedPointer pointer, ObservedIntent intent) {}
+    /**
+     * A committer of the sink's queues speaking to the broker through {@code client}, with its own
+     * bucket threads (the manifest reads it starts ahead) and, with a catalog, the queues' tables.
+     */
+    static QueueCommitter open(LakeSinkConfig config, LakeMetrics metrics, QueenClient client) throws IOException {
+        LakeObjects objects = new LakeObjects(config);
+        ExecutorService bucketIo = SinkThreads.pool(config.commitConcurrency(),
+                "lake-committer-" + config.sinkName() + "-bucket");
+        Optional<QueueTables> tables = config.catalog().map(link -> new QueueTables(link, config.sinkName(),
+                config.tenant(), config.writerSettings().align(), key -> config.pathOf(key).toString()));
+        return new QueueCommitter(config, metrics, new CommitPointers(client, config.sinkName()),
+                new Intents(client, config.sinkName()), objects, bucketIo, tables);
+    }
+
+    /** Ends the bucket threads and the catalog connection. */
+    @Override
+    public void close() throws IOException {
+        bucketIo.shutdownNow();
+        if (tables.isPresent()) {
+            tables.get().close();
+        }
+    }
+
+    /** A queue's pointer and intent as this committer last read or wrote them. */
+    private record Observed(ObservedPointer pointer, ObservedIntent intent) {}
 
     /**
-     * Commits the queue's windows in order, from its pointer and intent as {@code read} for this
-     * call (read here when not given); returns the step that ended the queue's run.
+     * Commits the queue's windows in order and returns what became of each window walked, in order:
+     * every step but the last is {@link CommitStep.Done} or {@link CommitStep.Already}; a
+     * {@link CommitStep.Retry} or {@link CommitStep.Fenced} ends the run at its window, and the
+     * windows after it are not touched. The pointer and intent are read once per queue and then
+     * followed from this committer's own writes (their {@code expect} still fences every write), so
+     * a queue in steady state costs no KV read; any failure forgets them, so the next run reads again.
      */
-    CommitStep commit(String queue, List<CommitRequest<WindowCommittable>> inOrder, Optional<Observed> read) {
-        ObservedPointer observed;
+    List<CommitStep> commit(String queue, List<WindowCommittable> inOrder) {
+        List<CommitStep> steps = new ArrayList<>(inOrder.size());
+        Observed seen = lastSeen.remove(queue);
         ObservedIntent[] intent = new ObservedIntent[1];
+        ObservedPointer observed;
         try {
-            observed = read.isPresent() ? read.get().pointer() : pointers.read(queue);
-            intent[0] = read.isPresent() ? read.get().intent() : intents.read(queue);
+            observed = seen != null ? seen.pointer() : pointers.read(queue);
+            intent[0] = seen != null ? seen.intent() : intents.read(queue);
             brokerOutage.answered();
         } catch (QueenException e) {
-            CommitStep step = onBrokerFailure(queue, inOrder.get(0).getCommittable(), e);
-            inOrder.forEach(CommitRequest::retryLater);
-            return step;
+            steps.add(onBrokerFailure(queue, inOrder.get(0), e));
+            return steps;
         } catch (UnreadableDocumentException e) {
             LOG.error(e.getMessage());
-            inOrder.get(0).signalFailedWithKnownReason(e);
-            inOrder.subList(1, inOrder.size()).forEach(CommitRequest::retryLater);
-            return new CommitStep.Fenced(e);
+            steps.add(new CommitStep.Fenced(e));
+            return steps;
         }
         PreparedWindows prepared = PreparedWindows.none();
         try {
-            CommitStep step = null;
             for (int i = 0; i < inOrder.size(); i++) {
-                CommitRequest<WindowCommittable> request = inOrder.get(i);
-                WindowCommittable window = request.getCommittable();
+                WindowCommittable window = inOrder.get(i);
+                CommitStep step;
                 try {
                     CommitDecision decision = decide(window, observed);
                     if (decision == CommitDecision.COMMIT && !prepared.has(window)) {
                         prepared.settle();
-                        List<WindowCommittable> expected = ExpectedCommits.of(observed.pointer(), windowsFrom(inOrder, i));
+                        List<WindowCommittable> expected = ExpectedCommits.of(observed.pointer(),
+                                inOrder.subList(i, inOrder.size()));
                         prepared = new PreparedWindows(objects, expected, manifestToRead(queue, expected, intent[0]),
                                 bucketIo);
                     }
@@ -122,35 +153,36 @@ final class QueueCommitter {
                     metrics.recordTableAppendFailed(queue);
                     step = new CommitStep.Retry(e);
                 }
+                steps.add(step);
                 if (step instanceof CommitStep.Done done) {
                     committedHere.put(queue, window.k());
                     observed = done.now();
                 } else if (step instanceof CommitStep.Already) {
                     committedHere.merge(queue, window.k(), Math::max);
-                    request.signalAlreadyCommitted();
                 } else {
-                    if (step instanceof CommitStep.Fenced f) {
-                        LOG.error(f.failure().getMessage());
-                        request.signalFailedWithKnownReason(f.failure());
-                    } else {
-                        Exception cause = ((CommitStep.Retry) step).cause();
-                        // A bucket or broker outage has its one WARN (S3Outages, BrokerOutage), not one per retry.
-                        if (cause instanceof IOException || cause instanceof QueenException) {
-                            LOG.debug("window queue={} k={} will be retried: {}", queue, window.k(), cause.toString());
-                        } else {
-                            LOG.warn("window queue={} k={} will be retried: {}", queue, window.k(), cause.toString());
-                        }
-                        request.retryLater();
-                    }
-                    // A later window never overtakes an earlier one.
-                    inOrder.subList(i + 1, inOrder.size()).forEach(CommitRequest::retryLater);
-                    return step;
+                    report(window, step);
+                    return steps;
                 }
             }
-            return step;
+            lastSeen.put(queue, new Observed(observed, intent[0]));
+            return steps;
         } finally {
-            // No bucket work of this call runs on once it returned (or threw).
+            // No bucket work of this run goes on once it returned (or threw).
             prepared.settle();
+        }
+    }
+
+    private static void report(WindowCommittable window, CommitStep step) {
+        if (step instanceof CommitStep.Fenced f) {
+            LOG.error(f.failure().getMessage());
+            return;
+        }
+        Exception cause = ((CommitStep.Retry) step).cause();
+        // A bucket or broker outage has its one WARN (S3Outages, BrokerOutage), not one per retry.
+        if (cause instanceof IOException || cause instanceof QueenException) {
+            LOG.debug("window queue={} k={} will be retried: {}", window.queue(), window.k(), cause.toString());
+        } else {
+            LOG.warn("window queue={} k={} will be retried: {}", window.queue(), window.k(), cause.toString());
         }
     }
 
@@ -171,10 +203,6 @@ final class QueueCommitter {
         boolean attemptedBefore = intent.intent().filter(i -> i.k() == k).isPresent();
         Long here = committedHere.get(queue);
         return !attemptedBefore && here != null && here == k - 1 ? OptionalLong.empty() : OptionalLong.of(k);
-    }
-
-    private static List<WindowCommittable> windowsFrom(List<CommitRequest<WindowCommittable>> inOrder, int i) {
-        return inOrder.subList(i, inOrder.size()).stream().map(CommitRequest::getCommittable).toList();
     }
 
     private CommitStep act(CommitDecision decision, WindowCommittable window, ObservedPointer observed,

@@ -51,11 +51,6 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
 
     private static final Logger LOG = LoggerFactory.getLogger(LakeWriter.class);
 
-    /**
-     * Workers compress (CPU) and then wait on the network, so a few more than the cores keep both
-     * busy; the staging cap, not the thread count, bounds the memory.
-     */
-    static final int WORKER_THREADS = 4;
 
     private final LakeSinkConfig config;
     private final MailboxExecutor mailbox;
@@ -78,6 +73,16 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
         this(config, mailbox, subtask, staging, List.of());
     }
 
+    /**
+     * Workers compress (CPU), then mostly wait on the bucket (a request of 20-50 ms on a real S3,
+     * a few per window): as many as the committer's lanes, so the thousands of windows a grid
+     * boundary closes at once are staged as fast as they commit; at least a few more than the
+     * cores. The staging cap, not the thread count, bounds the memory.
+     */
+    static int stagingThreads(LakeSinkConfig config) {
+        return Math.max(4, config.commitConcurrency());
+    }
+
     /** With a given staging writer: tests wrap the root's own one to order or fail uploads. */
     LakeWriter(LakeSinkConfig config, MailboxExecutor mailbox, int subtask, RecoverableWriter staging,
             Collection<ClosedWindow> carried) throws IOException {
@@ -87,7 +92,7 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
         WindowEncoder encoder = new WindowEncoder(config.writerSettings(), config.prefix(), config.sinkName());
         this.stagings = new WindowStagings(window -> window.redo().map(this::redoEncoder).orElse(encoder),
                 new ObjectStager(config, staging), config.stagingBytesInFlight(),
-                config.stagingRetryFor(), S3Outages.of(config), WORKER_THREADS,
+                config.stagingRetryFor(), S3Outages.of(config), stagingThreads(config),
                 "lake-sink-" + config.sinkName() + "-" + subtask + "-stage");
         try {
             for (ClosedWindow window : carried) {

@@ -3,10 +3,6 @@ package io.queenlake.job.sink.committer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.format.manifest.Committed;
-import io.queenlake.format.manifest.Manifest;
-import io.queenlake.format.manifest.ManifestObject;
-import io.queenlake.format.model.Layout;
-import io.queenlake.job.sink.committable.StagedObject;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import java.util.List;
 import java.util.Optional;
@@ -19,8 +15,8 @@ import org.junit.jupiter.api.Test;
  */
 class ExpectedCommitsTest {
 
-    private static final long T = 1_791_007_200_000_000L;
-    private static final long W = 300_000_000L;
+    private static final long T = TestCommittables.T;
+    private static final long W = TestCommittables.W;
 
     @Test
     void aQueuesFirstWindowsFollowAnAbsentPointer() {
@@ -67,12 +63,7 @@ class ExpectedCommitsTest {
         return new Committed(k, tEnd, "queen/_queen/tenant=t/queue=orders/windows/" + k + ".json", 3, 100, 1L);
     }
 
-    /** Window k of queue orders, [T + (k-1)W, T + kW). */
     private static WindowCommittable window(long k) {
-        String key = "queen/tenant=t/queue=orders/dt=2026-10-03/hour=06/w-" + k + ".jsonl.zst";
-        Manifest m = new Manifest("default", "t", "orders", k, T + (k - 1) * W, T + k * W, "jsonl", "zstd", Layout.MERGED,
-                List.of(ManifestObject.merged(key, 100, 3, "aa11")), 3, 100, 1, T + (k - 1) * W, T + (k - 1) * W + 5,
-                List.of(), "queen-lake/0.1.0 jsonl+zstd", null);
-        return new WindowCommittable(m, List.of(new StagedObject(key, 1, new byte[] {1})), Optional.empty());
+        return TestCommittables.window("orders", k);
     }
 }
