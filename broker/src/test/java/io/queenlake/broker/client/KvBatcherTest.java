@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
+import java.util.function.IntSupplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,9 +43,8 @@ class KvBatcherTest {
         ScriptedKvClient client = ScriptedKvClient.holdingFirstCall();
         KvBatcher batcher = unpaced(client);
         Future<KvResult.Written> first = lanes.submit(() -> batcher.put(put("q-first", 0)));
-        client.firstCallStarted.await();
-        List<Future<KvResult.Written>> more = inLanes(300, i -> batcher.put(put("q" + i, 0)));
-        waitUntil(() -> batcher.waitingWrites() == 300);
+        List<Future<KvResult.Written>> more =
+                queuedBehindTheCallInFlight(client, 300, i -> batcher.put(put("q" + i, 0)), batcher::waitingWrites);
 
         client.releaseFirstCall();
 
@@ -66,10 +66,9 @@ class KvBatcherTest {
         ScriptedKvClient client = ScriptedKvClient.holdingFirstCall();
         KvBatcher batcher = unpaced(client);
         lanes.submit(() -> batcher.put(put("warm-up", 0)));
-        client.firstCallStarted.await();
         List<KvOp.Put> puts = List.of(put("a", 0), put("b", 7), put("c", 12));
-        List<Future<KvResult.Written>> written = inLanes(3, i -> batcher.put(puts.get(i)));
-        waitUntil(() -> batcher.waitingWrites() == 3);
+        List<Future<KvResult.Written>> written =
+                queuedBehindTheCallInFlight(client, 3, i -> batcher.put(puts.get(i)), batcher::waitingWrites);
         client.releaseFirstCall();
         for (Future<KvResult.Written> w : written) {
             w.get();
@@ -90,9 +89,8 @@ class KvBatcherTest {
         client.failures.add(Optional.of(unavailable));
         KvBatcher batcher = unpaced(client);
         lanes.submit(() -> batcher.put(put("warm-up", 0)));
-        client.firstCallStarted.await();
-        List<Future<KvResult.Written>> failing = inLanes(10, i -> batcher.put(put("q" + i, 0)));
-        waitUntil(() -> batcher.waitingWrites() == 10);
+        List<Future<KvResult.Written>> failing =
+                queuedBehindTheCallInFlight(client, 10, i -> batcher.put(put("q" + i, 0)), batcher::waitingWrites);
 
         client.releaseFirstCall();
 
@@ -140,13 +138,12 @@ class KvBatcherTest {
     @Test
     void getsOfManyThreadsShareGetManyCallsOfTheirOwnNeverMixedWithPuts() throws Exception {
         ScriptedKvClient client = ScriptedKvClient.holdingFirstCall();
-        IntStream.range(0, 300).filter(i -> i % 3 != 0).forEach(i -> client.store(i % 2 == 0 ? NS : "other", "k" + i, "" + i));
+        IntStream.range(0, 300).filter(i -> i % 3 != 0).forEach(i -> client.store(namespace(i), "k" + i, "" + i));
         KvBatcher batcher = unpaced(client);
         lanes.submit(() -> batcher.get(NS, "warm-up"));
-        client.firstCallStarted.await();
-        List<Future<Optional<KvRow>>> gets = inLanes(300, i -> batcher.get(i % 2 == 0 ? NS : "other", "k" + i));
+        List<Future<Optional<KvRow>>> gets =
+                queuedBehindTheCallInFlight(client, 300, i -> batcher.get(namespace(i), "k" + i), batcher::waitingReads);
         List<Future<KvResult.Written>> puts = inLanes(5, i -> batcher.put(put("p" + i, 0)));
-        waitUntil(() -> batcher.waitingReads() == 300);
 
         client.releaseFirstCall();
 
@@ -175,9 +172,8 @@ class KvBatcherTest {
         client.truncations.add(4);
         KvBatcher batcher = unpaced(client);
         lanes.submit(() -> batcher.get(NS, "warm-up"));
-        client.firstCallStarted.await();
-        List<Future<Optional<KvRow>>> gets = inLanes(10, i -> batcher.get(NS, "k" + i));
-        waitUntil(() -> batcher.waitingReads() == 10);
+        List<Future<Optional<KvRow>>> gets =
+                queuedBehindTheCallInFlight(client, 10, i -> batcher.get(NS, "k" + i), batcher::waitingReads);
 
         client.releaseFirstCall();
 
@@ -193,9 +189,8 @@ class KvBatcherTest {
         ScriptedKvClient client = ScriptedKvClient.holdingFirstCall();
         KvBatcher batcher = unpaced(client);
         Future<KvResult.Written> inFlight = lanes.submit(() -> batcher.put(put("in-flight", 0)));
-        client.firstCallStarted.await();
-        List<Future<KvResult.Written>> waiting = inLanes(5, i -> batcher.put(put("q" + i, 0)));
-        waitUntil(() -> batcher.waitingWrites() == 5);
+        List<Future<KvResult.Written>> waiting =
+                queuedBehindTheCallInFlight(client, 5, i -> batcher.put(put("q" + i, 0)), batcher::waitingWrites);
 
         batcher.close();
 
@@ -220,6 +215,10 @@ class KvBatcherTest {
         return batcher;
     }
 
+    private static String namespace(int i) {
+        return i % 2 == 0 ? NS : "other";
+    }
+
     private static KvOp.Put put(String key, long expect) {
         return new KvOp.Put(NS, key, RawJson.of("{\"k\":1}"), KvExpiry.forever(),
                 expect == 0 ? KvExpect.absent() : KvExpect.version(expect), false);
@@ -227,6 +226,15 @@ class KvBatcherTest {
 
     private <T> List<Future<T>> inLanes(int n, IntFunction<T> work) {
         return IntStream.range(0, n).mapToObj(i -> lanes.submit(() -> work.apply(i))).toList();
+    }
+
+    /** Once the client holds the first call in flight: {@code n} lanes run {@code lane}, and all their ops wait for the next call. */
+    private <T> List<Future<T>> queuedBehindTheCallInFlight(ScriptedKvClient client, int n, IntFunction<T> lane,
+            IntSupplier waiting) throws InterruptedException {
+        client.firstCallStarted.await();
+        List<Future<T>> queued = inLanes(n, lane);
+        waitUntil(() -> waiting.getAsInt() == n);
+        return queued;
     }
 
     private static Throwable failureOf(Future<?> future) throws InterruptedException {
@@ -239,7 +247,7 @@ class KvBatcherTest {
     }
 
     /** Waits for a state the test arranged (not a timing assertion): gives up only if it never comes. */
-    static void waitUntil(BooleanSupplier condition) throws InterruptedException {
+    private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
         long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > giveUp) {
