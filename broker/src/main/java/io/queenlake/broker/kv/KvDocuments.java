@@ -1,6 +1,7 @@
 package io.queenlake.broker.kv;
 
 import io.queenlake.broker.client.KvAnswer;
+import io.queenlake.broker.client.KvBatcher;
 import io.queenlake.broker.client.KvExpect;
 import io.queenlake.broker.client.KvExpiry;
 import io.queenlake.broker.client.KvOp;
@@ -16,8 +17,9 @@ import java.util.function.Function;
 
 /**
  * The two KV calls the sink's forever documents (pointer, intent) are made of: a batch of reads,
- * and one conditional put forever with {@code expect} = the version last seen ({@code 0}: absent)
- * and {@code required:true}.
+ * and one conditional put forever with {@code expect} = the version last seen ({@code 0}: absent):
+ * alone in its call with {@code required:true}, or without it as one put of a call shared through
+ * a {@link KvBatcher}.
  */
 final class KvDocuments {
 
@@ -58,13 +60,24 @@ final class KvDocuments {
 
     /** Puts {@code json} forever if the key is still at {@code expectedVersion}; the version written, or empty when the precondition was lost. */
     static OptionalLong putForever(QueenClient client, String key, byte[] json, long expectedVersion) {
-        KvExpect expect = expectedVersion == 0 ? KvExpect.absent() : KvExpect.version(expectedVersion);
-        KvAnswer answer = client.kv(List.of(new KvOp.Put(SinkKeys.NAMESPACE, key, RawJson.ofUtf8(json),
-                KvExpiry.forever(), expect, true)));
-        if (answer instanceof KvAnswer.Results results
-                && results.get(0) instanceof KvResult.Written written && written.applied()) {
-            return OptionalLong.of(written.version());
+        KvAnswer answer = client.kv(List.of(foreverPut(key, json, expectedVersion, true)));
+        if (answer instanceof KvAnswer.Results results && results.get(0) instanceof KvResult.Written written) {
+            return versionWritten(written);
         }
         return OptionalLong.empty();
+    }
+
+    /** {@link #putForever(QueenClient, String, byte[], long)} as one put of a call many queues share: not required, so it loses alone. */
+    static OptionalLong putForever(KvBatcher batcher, String key, byte[] json, long expectedVersion) {
+        return versionWritten(batcher.put(foreverPut(key, json, expectedVersion, false)));
+    }
+
+    private static KvOp.Put foreverPut(String key, byte[] json, long expectedVersion, boolean required) {
+        KvExpect expect = expectedVersion == 0 ? KvExpect.absent() : KvExpect.version(expectedVersion);
+        return new KvOp.Put(SinkKeys.NAMESPACE, key, RawJson.ofUtf8(json), KvExpiry.forever(), expect, required);
+    }
+
+    private static OptionalLong versionWritten(KvResult.Written written) {
+        return written.applied() ? OptionalLong.of(written.version()) : OptionalLong.empty();
     }
 }
