@@ -84,7 +84,9 @@ public final class LakeCommitOperator extends AbstractStreamOperator<Committable
         state = context.getOperatorStateStore()
                 .getListState(new ListStateDescriptor<>("pending-windows", BytePrimitiveArraySerializer.INSTANCE));
         metrics = new LakeMetrics(getMetricGroup());
-        queues = QueueCommitter.open(config, metrics, config.newClient());
+        // The tenant's KV write budget is the job's: each commit subtask takes its share.
+        queues = QueueCommitter.open(config, metrics, config.newClient(),
+                (double) config.commitKvWritesPerSecond() / getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
         PendingWindows restored = PendingWindows.restore(state.get());
         pending = new PendingWindows();
         if (restored.size() > 0) {

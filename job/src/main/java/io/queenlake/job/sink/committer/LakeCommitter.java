@@ -52,7 +52,7 @@ public final class LakeCommitter implements Committer<WindowCommittable> {
             return;
         }
         if (queues == null) {
-            queues = QueueCommitter.open(config, metrics, client);
+            queues = QueueCommitter.open(config, metrics, client, config.commitKvWritesPerSecond());
         }
         long highest = requests.stream().mapToLong(r -> r.getCommittable().k()).max().orElse(0);
         config.crashIfArmed(CrashPoint.AFTER_CHECKPOINT_BEFORE_COMMIT, highest);

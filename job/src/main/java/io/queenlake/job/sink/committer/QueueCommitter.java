@@ -28,6 +28,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import io.queenlake.broker.client.KvBatcher;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.job.sink.SinkThreads;
 import org.slf4j.Logger;
@@ -53,6 +54,7 @@ final class QueueCommitter implements AutoCloseable {
 
     private final LakeSinkConfig config;
     private final LakeMetrics metrics;
+    private final KvBatcher kv;
     private final CommitPointers pointers;
     private final Intents intents;
     private final LakeObjects objects;
@@ -64,11 +66,12 @@ final class QueueCommitter implements AutoCloseable {
     /** Per queue, the pointer and intent after this instance's last run that ended well (removed while a run goes on). */
     private final Map<String, Observed> lastSeen = new ConcurrentHashMap<>();
 
-    private QueueCommitter(LakeSinkConfig config, LakeMetrics metrics, CommitPointers pointers, Intents intents,
-            LakeObjects objects, ExecutorService bucketIo, Optional<QueueTables> tables) {
+    private QueueCommitter(LakeSinkConfig config, LakeMetrics metrics, KvBatcher kv, CommitPointers pointers,
+            Intents intents, LakeObjects objects, ExecutorService bucketIo, Optional<QueueTables> tables) {
         this.config = config;
         this.tables = tables;
         this.metrics = metrics;
+        this.kv = kv;
         this.pointers = pointers;
         this.intents = intents;
         this.objects = objects;
@@ -77,22 +80,26 @@ final class QueueCommitter implements AutoCloseable {
     }
 
     /**
-     * A committer of the sink's queues speaking to the broker through {@code client}, with its own
-     * bucket threads (the manifest reads it starts ahead) and, with a catalog, the queues' tables.
+     * A committer of the sink's queues speaking to the broker through {@code client}, its lanes'
+     * KV reads and writes sharing calls (writes at most {@code kvWriteCallsPerSecond}), with its
+     * own bucket threads (the manifest reads it starts ahead) and, with a catalog, the queues' tables.
      */
-    static QueueCommitter open(LakeSinkConfig config, LakeMetrics metrics, QueenClient client) throws IOException {
+    static QueueCommitter open(LakeSinkConfig config, LakeMetrics metrics, QueenClient client,
+            double kvWriteCallsPerSecond) throws IOException {
         LakeObjects objects = new LakeObjects(config);
         ExecutorService bucketIo = SinkThreads.pool(config.commitConcurrency(),
                 "lake-committer-" + config.sinkName() + "-bucket");
         Optional<QueueTables> tables = config.catalog().map(link -> new QueueTables(link, config.sinkName(),
                 config.tenant(), config.writerSettings().align(), key -> config.pathOf(key).toString()));
-        return new QueueCommitter(config, metrics, new CommitPointers(client, config.sinkName()),
-                new Intents(client, config.sinkName()), objects, bucketIo, tables);
+        KvBatcher kv = new KvBatcher(client, kvWriteCallsPerSecond);
+        return new QueueCommitter(config, metrics, kv, new CommitPointers(client, config.sinkName(), kv),
+                new Intents(client, config.sinkName(), kv), objects, bucketIo, tables);
     }
 
     /** Ends the bucket threads and the catalog connection. */
     @Override
     public void close() throws IOException {
+        kv.close();
         bucketIo.shutdownNow();
         if (tables.isPresent()) {
             tables.get().close();
