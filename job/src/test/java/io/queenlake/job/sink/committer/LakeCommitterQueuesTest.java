@@ -126,6 +126,53 @@ class LakeCommitterQueuesTest {
         }
     }
 
+    @Test
+    void aFencedQueueStopsAloneWhileTheOtherQueuesOfItsKvCallsCommitEveryWindow() throws Exception {
+        List<String> queues = List.of("q0", "q1", "q2", "q3", "q4", "q5", "q6", "fenced");
+        TestWindows world = new TestWindows(queues, 3, 2);
+        String root = dir.toUri().toString() + "lake";
+        try (DevBroker broker = DevBroker.start(DevBrokerOptions.builder().build())) {
+            LakeSinkConfig config = LakeSink.builder().root(root).brokerUrl(broker.url().toString())
+                    .commitKvWritesPerSecond(2).build().config();
+            List<WindowCommittable> committables = stagedWindows(config, world);
+            CommitPointers store = new CommitPointers(client(broker), "default");
+            // Another writer moved the pointer of one queue.
+            assertThat(store.move("fenced", store.read("fenced"),
+                    new Committed(7, world.window("fenced", 2).window().bounds().tEnd(), "elsewhere", 1, 1, 1L)).applied())
+                    .isTrue();
+            List<Integer> opsPerWriteCall = Collections.synchronizedList(new ArrayList<>());
+            QueenClient counting = new ForwardingQueenClient(client(broker)) {
+                @Override
+                public KvAnswer kv(List<KvOp> ops) {
+                    if (ops.stream().anyMatch(op -> op instanceof KvOp.Put)) {
+                        opsPerWriteCall.add(ops.size());
+                    }
+                    return super.kv(ops);
+                }
+            };
+            List<RecordingCommitRequest<WindowCommittable>> requests = new ArrayList<>();
+            committables.forEach(c -> requests.add(new RecordingCommitRequest<>(c)));
+            LakeCommitter committer = new LakeCommitter(config, new LakeMetrics(new UnregisteredMetricsGroup()), counting);
+            try {
+                assertThatThrownBy(() -> committer.commit(new ArrayList<CommitRequest<WindowCommittable>>(requests)))
+                        .isInstanceOf(SuppressRestartsException.class)
+                        .rootCause().hasMessageStartingWith("queue 'fenced' is fenced");
+            } finally {
+                committer.close();
+            }
+
+            for (String queue : queues.subList(0, 7)) {
+                assertThat(store.read(queue).pointer()).as("pointer of %s", queue).hasValueSatisfying(
+                        p -> assertThat(p.k()).isEqualTo(3));
+            }
+            assertThat(store.read("fenced").pointer().orElseThrow().manifest()).isEqualTo("elsewhere");
+            // Seven queues, three windows, an intent and a pointer each: 42 puts at two calls a second
+            // share calls, several queues a call.
+            assertThat(opsPerWriteCall.stream().mapToInt(Integer::intValue).sum()).isGreaterThanOrEqualTo(42);
+            assertThat(opsPerWriteCall.size()).as("KV write calls, by size: %s", opsPerWriteCall).isLessThan(21);
+        }
+    }
+
     static List<WindowCommittable> stagedWindows(LakeSinkConfig config, TestWindows world) throws Exception {
         LakeWriter writer = new LakeWriter(config, new InlineMailbox(), 0);
         try {
