@@ -8,6 +8,7 @@ import io.queenlake.broker.kv.Intents;
 import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.Intent;
+import io.queenlake.source.PointerAtStart;
 import io.queenlake.source.TokenRefusal;
 import java.util.HashMap;
 import java.util.Map;
@@ -40,7 +41,19 @@ public final class PointerRestore {
      * @param committed the pointer, empty when nothing was ever committed
      * @param redo the open intent: the window to close first, with exactly its {@code k}, bounds and format
      */
-    public record Start(Optional<Committed> committed, Optional<Intent> redo) {}
+    public record Start(Optional<Committed> committed, Optional<Intent> redo) {
+
+        /** From a pointer and an intent as stored (read in a batch by the source): the intent counts only when open. */
+        public static Start of(PointerAtStart read) {
+            return of(read.committed(), read.intent());
+        }
+
+        private static Start of(Optional<Committed> pointer, Optional<Intent> intent) {
+            long k = pointer.map(Committed::k).orElse(0L);
+            long tEnd = pointer.map(Committed::tEnd).orElse(Long.MIN_VALUE);
+            return new Start(pointer, intent.filter(i -> i.k() == k + 1 && i.tStart() >= tEnd));
+        }
+    }
 
     public PointerRestore(QueenClient client, String sink, RetryPolicy retry) {
         Objects.requireNonNull(client, "client");
@@ -75,15 +88,14 @@ public final class PointerRestore {
                     + pointers.committedKey(queue) + " of queue '" + queue + "' from the broker at " + broker + ": "
                     + e.getMessage(), e));
         }
-        Optional<Intent> open;
+        Optional<Intent> stored;
         try {
-            long tEnd = pointer.pointer().map(Committed::tEnd).orElse(Long.MIN_VALUE);
-            open = retry.call(() -> intents.read(queue)).openAbove(pointer.k()).filter(i -> i.tStart() >= tEnd);
+            stored = retry.call(() -> intents.read(queue)).intent();
         } catch (QueenException e) {
             throw TokenRefusal.terminal(new IllegalStateException("could not read the intent "
                     + intents.intentKey(queue) + " of queue '" + queue + "' from the broker at " + broker + ": "
                     + e.getMessage(), e));
         }
-        return new Start(pointer.pointer(), open);
+        return Start.of(pointer.pointer(), stored);
     }
 }

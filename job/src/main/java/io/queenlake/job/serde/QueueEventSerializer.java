@@ -4,6 +4,10 @@ import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueFrontier;
 import io.queenlake.source.QueueRecord;
 import io.queenlake.source.QueueStart;
+import io.queenlake.source.PointerAtStart;
+import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.Intent;
+import java.util.Optional;
 import io.queenlake.source.split.QueueSplit;
 import io.queenlake.source.split.QueueSplitSerializer;
 import java.io.IOException;
@@ -18,7 +22,9 @@ import org.apache.flink.core.memory.DataOutputView;
  * The serializer of what QueenSource emits into the windows chained to it. Chained, nothing is
  * ever written (values are immutable, so a copy is the value itself); the bytes exist because
  * Flink asks every edge for a serializer: a tag, then a record in {@link ModelWire}'s form, a
- * frontier (queue, micros), or a start (queue, its cut in {@link QueueSplitSerializer}'s form).
+ * frontier (queue, micros), or a start (queue, its cut in {@link QueueSplitSerializer}'s form,
+ * then the pointer and intent read for it as their KV JSON, each after a presence byte). No state
+ * holds these events, so the wire form may change between releases.
  */
 public final class QueueEventSerializer extends TypeSerializerSingleton<QueueEvent> {
 
@@ -69,6 +75,11 @@ public final class QueueEventSerializer extends TypeSerializerSingleton<QueueEve
             byte[] split = new QueueSplitSerializer().serialize(new QueueSplit(start.queue(), List.of(), start.cut()));
             target.writeInt(split.length);
             target.write(split);
+            target.writeBoolean(start.pointer().isPresent());
+            if (start.pointer().isPresent()) {
+                writeOptional(start.pointer().get().committed().map(Committed::toJson), target);
+                writeOptional(start.pointer().get().intent().map(Intent::toJson), target);
+            }
         } else {
             throw new IOException("cannot serialize queue event " + event);
         }
@@ -86,10 +97,32 @@ public final class QueueEventSerializer extends TypeSerializerSingleton<QueueEve
                 byte[] bytes = new byte[source.readInt()];
                 source.readFully(bytes);
                 QueueSplit split = new QueueSplitSerializer().deserialize(QueueSplitSerializer.CURRENT_VERSION, bytes);
-                return new QueueStart(split.queue(), split.cut());
+                Optional<PointerAtStart> pointer = Optional.empty();
+                if (source.readBoolean()) {
+                    pointer = Optional.of(new PointerAtStart(readOptional(source).map(Committed::fromJson),
+                            readOptional(source).map(Intent::fromJson)));
+                }
+                return new QueueStart(split.queue(), split.cut(), pointer);
             default:
                 throw new IOException("unknown queue event tag " + tag + ": the stream is corrupt");
         }
+    }
+
+    private static void writeOptional(Optional<byte[]> json, DataOutputView target) throws IOException {
+        target.writeInt(json.map(b -> b.length).orElse(-1));
+        if (json.isPresent()) {
+            target.write(json.get());
+        }
+    }
+
+    private static Optional<byte[]> readOptional(DataInputView source) throws IOException {
+        int length = source.readInt();
+        if (length < 0) {
+            return Optional.empty();
+        }
+        byte[] json = new byte[length];
+        source.readFully(json);
+        return Optional.of(json);
     }
 
     @Override

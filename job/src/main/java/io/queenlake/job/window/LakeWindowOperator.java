@@ -117,8 +117,9 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
     }
 
     /**
-     * Reads the queue's pointer and open intent (once per start, so a split that comes back sees
-     * the pointer as it is now) and continues from the cut or the pointer, whichever is ahead.
+     * Takes the queue's pointer and open intent as the reader read them in a batch just before the
+     * start went out (or reads them, when that read failed): once per start, so a split that comes
+     * back sees the pointer as it is now. Continues from the cut or the pointer, whichever is ahead.
      */
     private void start(QueueStart event) {
         String queue = event.queue();
@@ -128,7 +129,8 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
             LOG.info("queue '{}' started again (its split came back): its {} open records are dropped and read again"
                     + " from the cut's positions", queue, dropped);
         }
-        PointerRestore.Start read = new PointerRestore(client, settings.sink(), RetryPolicy.standard()).start(queue);
+        PointerRestore.Start read = event.pointer().map(PointerRestore.Start::of)
+                .orElseGet(() -> new PointerRestore(client, settings.sink(), RetryPolicy.standard()).start(queue));
         StartPoint start = StartPoint.decide(event.cut(), read);
         if (start.fromPointer()) {
             Optional<Committed> committed = read.committed();

@@ -27,6 +27,7 @@ import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueFrontier;
 import io.queenlake.source.QueueRecord;
 import io.queenlake.source.QueueStart;
+import io.queenlake.source.PointerAtStart;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.QueueCut;
 import java.nio.charset.StandardCharsets;
@@ -443,6 +444,40 @@ class LakeWindowOperatorTest {
                 assertThat(w.k()).isEqualTo(10);
                 assertThat(w.redo()).isEmpty();
                 assertThat(w.window().tStart()).isEqualTo(T0 + 2 * W);
+            });
+        }
+    }
+
+    @Test
+    void aStartCarryingThePointerAndIntentTheReaderReadInABatchContinuesFromThemWithoutReadingItself() throws Exception {
+        long pointerEnd = T0 + W;
+        long intentEnd = T0 + W + 30_000_000L;
+        Intent open = new Intent(5, pointerEnd, intentEnd, "jsonl", "gzip", Layout.PER_PARTITION,
+                "queen-lake/0.1.0 jsonl+gzip");
+        // Nothing is stored under this sink: a read of its own would start the queue at k=1.
+        PointerAtStart read = new PointerAtStart(Optional.of(new Committed(4, pointerEnd, "m", 10, 100, 1)),
+                Optional.of(open));
+        try (var h = harness(settings("batch-read", 1 << 20, 0))) {
+            h.open();
+            send(h, new QueueStart("orders", Optional.empty(), Optional.of(read)));
+            send(h, record("orders", "a", 1, pointerEnd + 1, "redo"));
+            frontier(h, "orders", intentEnd - 1);
+            assertThat(drain(h)).singleElement().satisfies(w -> {
+                assertThat(w.k()).isEqualTo(5);
+                assertThat(w.redo()).contains(open);
+            });
+        }
+        Intent stale = new Intent(4, T0, pointerEnd, "jsonl", "gzip", Layout.PER_PARTITION, "queen-lake/0.1.0 jsonl+gzip");
+        try (var h = harness(settings("batch-read-closed", 1 << 20, 0))) {
+            h.open();
+            // The intent of window 4, which the pointer already covers, is not open: nothing is redone.
+            send(h, new QueueStart("orders", Optional.empty(), Optional.of(new PointerAtStart(
+                    Optional.of(new Committed(4, pointerEnd, "m", 10, 100, 1)), Optional.of(stale)))));
+            send(h, record("orders", "a", 1, pointerEnd + 1, "next"));
+            frontier(h, "orders", T0 + 2 * W - 1);
+            assertThat(drain(h)).singleElement().satisfies(w -> {
+                assertThat(w.k()).isEqualTo(5);
+                assertThat(w.redo()).isEmpty();
             });
         }
     }

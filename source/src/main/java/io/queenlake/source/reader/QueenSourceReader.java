@@ -3,6 +3,7 @@ package io.queenlake.source.reader;
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.source.OpenWindows;
+import io.queenlake.source.PointerAtStart;
 import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueFrontier;
@@ -64,6 +65,8 @@ public final class QueenSourceReader
     private Map<String, QueueProgress.Closed> snapshotting;
     /** Queues whose split arrived and whose QueueStart has not gone out: it precedes every other event of the queue. */
     private final List<QueueStart> starts = new ArrayList<>();
+    /** Reads the pointers of the queues whose starts go out together, in batches. */
+    private final StartPointers startPointers;
     /**
      * Queues whose split arrived but no pass has listed yet: their QueueStart waits for one, so the
      * windows read the commit pointer as it is when the queue is read at all. A restored split the
@@ -78,6 +81,7 @@ public final class QueenSourceReader
                 emitter, context.getConfiguration(), context);
         this.watermarks = watermarks;
         this.exchange = exchange;
+        this.startPointers = new StartPointers(client, config.sink());
     }
 
     /** Builds a reader over its own HTTP client to the configured broker node. */
@@ -103,8 +107,10 @@ public final class QueenSourceReader
     @Override
     public InputStatus pollNext(ReaderOutput<QueueEvent> output) throws Exception {
         if (!starts.isEmpty()) {
+            Map<String, PointerAtStart> read = startPointers.read(starts.stream().map(QueueStart::queue).toList());
             for (QueueStart start : starts) {
-                output.collect(start);
+                PointerAtStart pointer = read.get(start.queue());
+                output.collect(pointer == null ? start : start.withPointer(pointer));
                 watermarks.started(start.queue());
             }
             starts.clear();

@@ -1,6 +1,8 @@
 package io.queenlake.source.reader;
 
 import io.queenlake.broker.client.FetchRequest;
+import io.queenlake.broker.client.KvAnswer;
+import io.queenlake.broker.client.KvOp;
 import io.queenlake.broker.client.FetchedPartition;
 import io.queenlake.broker.client.OffsetAnswer;
 import io.queenlake.broker.client.OffsetQuery;
@@ -16,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The real HTTP client, counting the fetch calls and entries the reader makes through it, per
- * queue too; {@link #refuse} sends the fetch calls asking for some queue to another broker (a
+ * queue too, and its KV calls; {@link #refuse} sends the fetch calls asking for some queue to another broker (a
  * {@link RefusingBroker}) instead.
  */
 final class CountingQueenClient extends ForwardingQueenClient {
@@ -27,9 +29,16 @@ final class CountingQueenClient extends ForwardingQueenClient {
     private volatile QueenClient refusing;
     final AtomicLong fetchEntries = new AtomicLong();
     final AtomicInteger offsetCalls = new AtomicInteger();
+    final AtomicInteger kvCalls = new AtomicInteger();
 
     CountingQueenClient(QueenClient real) {
         super(real);
+    }
+
+    @Override
+    public KvAnswer kv(List<KvOp> ops) {
+        kvCalls.incrementAndGet();
+        return super.kv(ops);
     }
 
     @Override

@@ -18,6 +18,8 @@ import io.queenlake.source.OpenWindows;
 import io.queenlake.source.QueueFrontier;
 import io.queenlake.source.QueueRecord;
 import io.queenlake.source.QueueStart;
+import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.format.manifest.Committed;
 import io.queenlake.source.event.PassCompleted;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.PartitionSplit;
@@ -25,6 +27,8 @@ import io.queenlake.source.split.QueueCut;
 import io.queenlake.source.split.QueueSplit;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -225,6 +229,38 @@ class QueenSourceReaderTest {
         assertThat(rig.output.events.stream().filter(e -> e instanceof QueueStart).map(e -> e.queue()))
                 .containsExactlyInAnyOrder("backfill", "live");
         assertThat(rig.output.brokenPromises).isEmpty();
+    }
+
+    @Test
+    void theStartsOfThreeHundredQueuesCarryTheirPointersReadInFourKvCallsNotSixHundred() throws Exception {
+        List<String> queues = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            queues.add("many-" + i);
+            rig.push("many-" + i, "p", "1");
+        }
+        Committed pointer = new Committed(4, 1_000_000L, "m", 1, 1, 1L);
+        CommitPointers store = new CommitPointers(rig.client, "test");
+        assertThat(store.move("many-7", store.read("many-7"), pointer).applied()).isTrue();
+        Map<PartitionSplit, Long> last = new HashMap<>();
+        List<QueueSplit> splits = new ArrayList<>();
+        for (String queue : queues) {
+            PartitionSplit p = PartitionSplit.atOffset(queue, "p", idOf(queue, "p"), 0, Long.MIN_VALUE);
+            splits.add(split(p));
+            last.put(p, 0L);
+        }
+        rig.reader.addSplits(splits);
+        int before = rig.readerClient.kvCalls.get();
+        rig.send(pass(rig.safeTime(), last));
+        rig.pollUntil("every queue's start", () -> rig.output.events.stream().filter(e -> e instanceof QueueStart)
+                .count() == 300, seconds(20));
+
+        assertThat(rig.readerClient.kvCalls.get() - before).as("KV calls: pointers and intents, 256 keys a call")
+                .isEqualTo(4);
+        List<QueueStart> starts = rig.output.events.stream().filter(e -> e instanceof QueueStart)
+                .map(e -> (QueueStart) e).toList();
+        assertThat(starts).allSatisfy(s -> assertThat(s.pointer()).as("%s", s.queue()).isPresent());
+        assertThat(starts).filteredOn(s -> s.queue().equals("many-7")).singleElement()
+                .satisfies(s -> assertThat(s.pointer().orElseThrow().committed()).contains(pointer));
     }
 
     @Test
