@@ -10,7 +10,6 @@ import io.queenlake.broker.kv.UnreadableDocumentException;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.Intent;
 import io.queenlake.format.manifest.Manifest;
-import io.queenlake.format.model.Micros;
 import io.queenlake.job.iceberg.CatalogUnavailableException;
 import io.queenlake.job.iceberg.QueueTables;
 import io.queenlake.job.iceberg.TableRefusedException;
@@ -19,7 +18,6 @@ import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import io.queenlake.source.TokenRefusal;
-import io.queenlake.source.enumerator.start.LakeAhead;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,8 +43,9 @@ import org.slf4j.LoggerFactory;
  * manifest, and the intent names it: the next run, whatever its settings, rebuilds exactly that
  * window under the same keys (docs/ARCHITECTURE.md "Restore"). Manifest {@code k} is read only
  * where something other than this committer may have written it ({@link #manifestToRead}). One
- * instance serves every queue, each call on its own thread; between calls it keeps only which
- * window it committed last per queue (its steady state).
+ * instance serves every queue, each queue's run on its lane's thread ({@link CommitLanes}); between
+ * runs it keeps, per queue, which window it committed last and the pointer and intent as it left
+ * them (its steady state, where neither a manifest nor the KV is read).
  */
 final class QueueCommitter implements AutoCloseable {
 
@@ -61,6 +60,7 @@ final class QueueCommitter implements AutoCloseable {
     private final ExecutorService bucketIo;
     private final Optional<QueueTables> tables;
     private final BrokerOutage brokerOutage;
+    private final ForeignWrites foreign;
     /** Per queue, the newest window this instance committed or found committed: the steady state, where no manifest is read. */
     private final Map<String, Long> committedHere = new ConcurrentHashMap<>();
     /** Per queue, the pointer and intent after this instance's last run that ended well (removed while a run goes on). */
@@ -76,6 +76,7 @@ final class QueueCommitter implements AutoCloseable {
         this.intents = intents;
         this.objects = objects;
         this.bucketIo = bucketIo;
+        this.foreign = new ForeignWrites(pointers, objects);
         this.brokerOutage = new BrokerOutage("the committer of sink '" + config.sinkName() + "'", config.brokerUrl());
     }
 
@@ -200,7 +201,7 @@ final class QueueCommitter implements AutoCloseable {
      * pointer, and the lease and the intent's precondition keep other writers of this sink off), so
      * a window in steady state costs no read; the first window of a queue after a start or a
      * restore, and one whose earlier attempt the intent names, are read and checked
-     * ({@link #manifestTaken}). Later expected windows follow this committer's own commits.
+     * ({@link ForeignWrites#manifestTaken}). Later expected windows follow this committer's own commits.
      */
     private OptionalLong manifestToRead(String queue, List<WindowCommittable> expected, ObservedIntent intent) {
         if (expected.isEmpty()) {
@@ -218,13 +219,13 @@ final class QueueCommitter implements AutoCloseable {
             if (inTheLakeBehindThePointer(window, observed)) {
                 return finishAlreadyCommitted(window);
             }
-            return new CommitStep.Fenced(fenced(window, observed, intent[0]));
+            return new CommitStep.Fenced(foreign.pointerMoved(window, observed, intent[0]));
         }
         if (decision == CommitDecision.ALREADY_COMMITTED) {
             return finishAlreadyCommitted(window);
         }
         FoundManifest earlier = prepared.await(window);
-        Optional<LakeFencedException> taken = manifestTaken(window, earlier, intent[0].intent(), observed);
+        Optional<LakeFencedException> taken = foreign.manifestTaken(window, earlier, intent[0].intent(), observed);
         if (taken.isPresent()) {
             return new CommitStep.Fenced(taken.get());
         }
@@ -254,7 +255,7 @@ final class QueueCommitter implements AutoCloseable {
             return now.pointer().filter(p -> p.k() == next.k() && p.tEnd() == next.tEnd()
                             && p.manifest().equals(next.manifest())).isPresent()
                     ? finishAlreadyCommitted(window)
-                    : new CommitStep.Fenced(fenced(window, now, intents.read(window.queue())));
+                    : new CommitStep.Fenced(foreign.pointerMoved(window, now, intents.read(window.queue())));
         }
         config.crashIfArmed(CrashPoint.AFTER_POINTER, window.k());
         if (window.checkpoint().isPresent()) {
@@ -271,7 +272,7 @@ final class QueueCommitter implements AutoCloseable {
      * very window, stamped: committed before the KV forgot it (a broker that lost its KV, a pointer
      * deleted by hand; a savepoint or checkpoint restored after that still carries the window).
      * The lake is the truth, so it is already committed, not written again; the first window
-     * beyond the lake stops the queue ({@link #fenced}).
+     * beyond the lake stops the queue ({@link ForeignWrites#pointerMoved}).
      */
     private boolean inTheLakeBehindThePointer(WindowCommittable window, ObservedPointer observed) throws IOException {
         if (observed.pointer().map(Committed::k).orElse(0L) >= window.k() - 1) {
@@ -283,57 +284,9 @@ final class QueueCommitter implements AutoCloseable {
         if (inTheLake) {
             LOG.warn("queue '{}': window k={} is in the lake (manifest {}) while its commit pointer {} is {}: the KV"
                     + " forgot it; it is not written again", window.queue(), window.k(), objects.manifestKey(window),
-                    pointers.committedKey(window.queue()), pointerState(observed));
+                    pointers.committedKey(window.queue()), ForeignWrites.pointerState(observed));
         }
         return inTheLake;
-    }
-
-    /**
-     * Never writes over a committed window: manifest {@code k} found in the bucket before this
-     * commit must be this very window with the same objects, as an earlier attempt published it
-     * (kept as it is: a redo of an intent reads the same records and writes the same bytes). Any
-     * other manifest there, another window's or this window's with other objects (the records of
-     * the earlier attempt are no longer what the broker holds), stops the queue before its intent,
-     * objects or manifest are touched. Bytes that do not parse are left alone too, unless the
-     * intent read before this commit names this very window (a torn write of that attempt on a
-     * file system without atomic writes). A read before the write, not a conditional create: the
-     * job writes through Flink's S3 file system (Hadoop 3.3.4's S3A), which cannot send
-     * {@code If-None-Match}; the intent's conditional put already keeps this sink's writers one at
-     * a time, so only a writer outside the protocol could slip between the read and the write.
-     */
-    private Optional<LakeFencedException> manifestTaken(WindowCommittable window, FoundManifest found,
-            Optional<Intent> intentBefore, ObservedPointer observed) {
-        if (found.isAbsent()) {
-            return Optional.empty();
-        }
-        Manifest ours = window.manifest();
-        String remedy = " (its commit pointer " + pointers.committedKey(window.queue()) + " is " + pointerState(observed)
-                + "); if the"
-                + " broker lost its KV or someone deleted the pointer, rebuild it from the lake with `"
-                + LakeAhead.REPAIR_COMMAND + " --queue " + window.queue() + "`, otherwise stop the other writer of this"
-                + " prefix.";
-        String oursText = "window k=" + ours.k() + " [" + Micros.render(ours.tStart()) + ", " + Micros.render(ours.tEnd())
-                + ")";
-        if (found.unreadable().isPresent()) {
-            boolean ownTornAttempt = intentBefore.filter(i -> i.k() == ours.k() && i.tStart() == ours.tStart()
-                    && i.tEnd() == ours.tEnd()).isPresent();
-            return ownTornAttempt ? Optional.empty() : Optional.of(new LakeFencedException("queue '" + window.queue()
-                    + "' is fenced: manifest " + objects.manifestKey(window) + " holds bytes that do not parse ("
-                    + found.unreadable().get() + "), and no intent of this job names " + oursText + ", so it stops"
-                    + " without writing over them" + remedy));
-        }
-        Manifest there = found.manifest().orElseThrow();
-        if (there.isStamped() && there.describesSameWindowAs(ours) && there.namesSameObjectsAs(ours)) {
-            return Optional.empty();
-        }
-        String what = there.describesSameWindowAs(ours)
-                ? "this very window with other objects (its records are not what the broker holds now)"
-                : "window k=" + there.k() + " [" + Micros.render(there.tStart()) + ", " + Micros.render(there.tEnd())
-                        + ") of sink '" + there.sink() + "'";
-        return Optional.of(new LakeFencedException("queue '" + window.queue() + "' is fenced: manifest "
-                + objects.manifestKey(window) + " already holds " + what
-                + (there.isStamped() ? ", committed at " + Micros.render(there.committedAtMicros()) : "")
-                + ", not the " + oursText + " that this job commits, so it stops without writing over it" + remedy));
     }
 
     /**
@@ -398,40 +351,8 @@ final class QueueCommitter implements AutoCloseable {
         return stamped;
     }
 
-    /** What the KV holds, in words: {@code absent} or {@code at k=5}. */
-    private static String pointerState(ObservedPointer observed) {
-        return observed.pointer().map(p -> "at k=" + p.k()).orElse("absent");
-    }
-
     private static Committed pointerOf(Manifest m, String manifestKey) {
         return new Committed(m.k(), m.tEnd(), manifestKey, m.records(), m.bytes(), m.committedAtMicros() / 1000);
-    }
-
-    /**
-     * Why the pointer is not where this job expects it: the lake ahead of it (the KV forgot
-     * committed windows, {@link LakeAhead}), or another writer.
-     */
-    private LakeFencedException fenced(WindowCommittable window, ObservedPointer observed, ObservedIntent intent)
-            throws IOException {
-        // A bucket that cannot answer is retried like any bucket failure: the verdict needs the lake.
-        Optional<LakeAhead> ahead = objects.lakeAhead(window, pointers.committedKey(window.queue()),
-                observed.pointer(), intent.intent());
-        if (ahead.isPresent()) {
-            return new LakeFencedException(ahead.get().describeAtCommit(window.k()));
-        }
-        String pointer = observed.pointer()
-                .map(p -> "at k=" + p.k() + " (tEnd " + Micros.render(p.tEnd()) + ")")
-                .orElse("absent");
-        String holder;
-        try {
-            holder = pointers.holder(window.queue());
-        } catch (QueenException e) {
-            holder = "an unknown lease holder (the lease could not be read: " + e.getMessage() + ")";
-        }
-        return new LakeFencedException("queue '" + window.queue() + "' is fenced: its commit pointer "
-                + pointers.committedKey(window.queue()) + " is " + pointer + ", " + holder
-                + ", so another writer moved it and this job stops without writing window k=" + window.k()
-                + "; stop the other writer or give this job its own sink name (QUEEN_S3_SINK).");
     }
 
     private CommitStep onBrokerFailure(String queue, WindowCommittable window, QueenException e) {
