@@ -2,12 +2,17 @@ package io.queenlake.job.cli;
 
 import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
@@ -38,16 +43,36 @@ final class LocalRun implements AutoCloseable {
     private final JobID job;
     private final URI webUrl;
     private final Optional<RetainedCheckpoints.Retained> restoredFrom;
+    /** Without a state folder, where this run's checkpoints go (deleted with the run). */
+    private final Optional<Path> scratch;
     private boolean closed;
 
-    private LocalRun(MiniCluster cluster, JobID job, URI webUrl, Optional<RetainedCheckpoints.Retained> restoredFrom) {
+    private LocalRun(MiniCluster cluster, JobID job, URI webUrl, Optional<RetainedCheckpoints.Retained> restoredFrom,
+            Optional<Path> scratch) {
         this.cluster = cluster;
         this.job = job;
         this.webUrl = webUrl;
         this.restoredFrom = restoredFrom;
+        this.scratch = scratch;
+    }
+
+    /** This run's own checkpoint folder when it was started without a state folder. */
+    Optional<Path> scratchCheckpoints() {
+        return scratch;
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> all = Files.walk(dir)) {
+            all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // A temporary folder: what is left, the system's cleaning takes.
+        }
     }
 
     /**
+     * Without a state folder the run's checkpoints go to a scratch folder of its own, deleted when
+     * it ends: none is kept and none is restored, as before, but thousands of queues fit.
+     *
      * @param base the Flink configuration to start from (the lake's {@code s3.*} options and the
      *     reporters, for instance)
      * @param stateDir where checkpoints are retained and restored from, or null
@@ -63,7 +88,15 @@ final class LocalRun implements AutoCloseable {
         conf.setString("pipeline.name", settings.jobName());
         boundedRestarts(conf);
         Optional<RetainedCheckpoints.Retained> restore = Optional.empty();
-        if (stateDir != null) {
+        Optional<Path> scratch = Optional.empty();
+        if (stateDir == null) {
+            // Without a folder Flink keeps checkpoints in the JobManager's memory, at most 5 MiB: a
+            // broker of thousands of queues outgrows it (about 100 bytes a partition) and every
+            // checkpoint fails. A scratch folder holds them for this run and goes with it.
+            scratch = Optional.of(Files.createTempDirectory("queen-lake-checkpoints-"));
+            conf.setString("execution.checkpointing.dir", scratch.get().toUri().toString());
+            conf.setString("execution.checkpointing.externalized-checkpoint-retention", "DELETE_ON_CANCELLATION");
+        } else {
             Path checkpoints = stateDir.toAbsolutePath().resolve("checkpoints");
             conf.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
             conf.setString("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
@@ -92,9 +125,10 @@ final class LocalRun implements AutoCloseable {
             }
             URI web = cluster.getRestAddress().get(30, TimeUnit.SECONDS);
             JobID id = cluster.submitJob(graph).get(60, TimeUnit.SECONDS).getJobID();
-            return new LocalRun(cluster, id, web, restore);
+            return new LocalRun(cluster, id, web, restore, scratch);
         } catch (Exception e) {
             cluster.close();
+            scratch.ifPresent(LocalRun::deleteQuietly);
             throw e;
         }
     }
@@ -153,6 +187,7 @@ final class LocalRun implements AutoCloseable {
             }
         } finally {
             cluster.close();
+            scratch.ifPresent(LocalRun::deleteQuietly);
         }
     }
 }

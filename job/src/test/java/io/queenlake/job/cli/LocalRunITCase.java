@@ -113,6 +113,19 @@ class LocalRunITCase {
         assertThat(report.recordsRead()).isEqualTo(40);
     }
 
+    @Test
+    void withoutAStateDirTheRunCheckpointsIntoAScratchFolderOfItsOwnThatGoesWithIt() throws Exception {
+        LakeSettings settings = settings();
+        Path scratch;
+        try (LocalRun run = start(settings, null)) {
+            assertThat(run.restoredFrom()).isEmpty();
+            // Not the JobManager's memory, which refuses a checkpoint over 5 MiB: thousands of queues outgrow it.
+            scratch = run.scratchCheckpoints().orElseThrow();
+            await("a completed checkpoint in " + scratch, () -> RetainedCheckpoints.newest(scratch).isPresent());
+        }
+        assertThat(scratch).as("the scratch folder, after the run").doesNotExist();
+    }
+
     private static long records(LakeSettings settings) {
         try {
             return lake(settings).recordsRead();
