@@ -2,6 +2,7 @@ package io.queenlake.bench.scale;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -9,7 +10,7 @@ import java.util.TreeMap;
 /**
  * What the bench samples of the running job at every poll, through the REST API and {@code /proc}:
  * the peaks of its JVM's heap and RSS over the whole run; the source vertex's backpressure and
- * busy time (ms a second, the larger of its subtasks') in the steady state; every checkpoint the
+ * every vertex's busy time (ms a second, its busiest subtask's) in the steady state; every checkpoint the
  * history lists, kept by id (the history holds the last ten, polled far more often than ten
  * checkpoints take).
  */
@@ -19,17 +20,19 @@ final class JobSamples {
     private final RunProcess process;
     private final String job;
     private final String sourceVertex;
+    private final List<FlinkRest.Vertex> vertices;
     private final Map<Long, FlinkRest.Checkpoint> checkpoints = new TreeMap<>();
     private final List<Double> backPressured = new ArrayList<>();
-    private final List<Double> busy = new ArrayList<>();
+    private final Map<String, List<Double>> busy = new LinkedHashMap<>();
     private long peakHeapBytes = -1;
     private long heapMaxBytes = -1;
     private long peakRssKiB = -1;
 
-    JobSamples(FlinkRest rest, RunProcess process, String job, String sourceVertex) {
+    JobSamples(FlinkRest rest, RunProcess process, String job, List<FlinkRest.Vertex> vertices, String sourceVertex) {
         this.rest = rest;
         this.process = process;
         this.job = job;
+        this.vertices = vertices;
         this.sourceVertex = sourceVertex;
     }
 
@@ -45,12 +48,14 @@ final class JobSamples {
         }
         if (steady) {
             double bp = rest.subtaskMetric(job, sourceVertex, "backPressuredTimeMsPerSecond")[0];
-            double b = rest.subtaskMetric(job, sourceVertex, "busyTimeMsPerSecond")[0];
             if (!Double.isNaN(bp)) {
                 backPressured.add(bp);
             }
-            if (!Double.isNaN(b)) {
-                busy.add(b);
+            for (FlinkRest.Vertex v : vertices) {
+                double b = rest.subtaskMetric(job, v.id(), "busyTimeMsPerSecond")[0];
+                if (!Double.isNaN(b)) {
+                    busy.computeIfAbsent(v.name(), n -> new ArrayList<>()).add(b);
+                }
             }
         }
     }
@@ -72,7 +77,8 @@ final class JobSamples {
         return backPressured;
     }
 
-    List<Double> busy() {
+    /** Each vertex's busyTimeMsPerSecond (its busiest subtask's) at every steady poll, by the vertex's name. */
+    Map<String, List<Double>> busy() {
         return busy;
     }
 

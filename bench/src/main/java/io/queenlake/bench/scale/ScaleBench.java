@@ -20,7 +20,7 @@ public final class ScaleBench {
      * The dev broker's HTTP server (the JDK's) warns through java.util.logging of every HEAD answer
      * it gives with a length (the job's start probe asks one); kept here so the level holds.
      */
-    private static final java.util.logging.Logger JDK_HTTP_SERVER = java.util.logging.Logger.getLogger("sun.net.httpserver");
+    private static final java.util.logging.Logger JDK_HTTP_SERVER = java.util.logging.Logger.getLogger("com.sun.net.httpserver");
 
     private ScaleBench() {}
 

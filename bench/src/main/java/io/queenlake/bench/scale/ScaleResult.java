@@ -14,16 +14,17 @@ import java.util.stream.Collectors;
  * @param committedWindows windows committed in the steady state (the pointers' k moved by this much in all)
  * @param checkpoints completed checkpoints triggered in the steady state, end-to-end ms
  * @param backPressured the source vertex's backPressuredTimeMsPerSecond (its busiest subtask) at each poll
- * @param busy the same of busyTimeMsPerSecond
+ * @param busy each vertex's busyTimeMsPerSecond (its busiest subtask's) at each poll, by a short name
  * @param s3Requests S3 requests served in the steady state, by operation
  * @param kvRefused KV write calls the broker refused with 429 in the steady state, and over the whole run
  * @param cpuJob cores the job's JVM used in the steady state; {@code cpuBench} this JVM's (broker, S3 server, producer)
+ * @param load the machine's load average (1 min) at the steady state's start and end: other work on it
  */
 record ScaleResult(int queues, ScaleOptions options, String parallelism, double launchToSubmit, double firstWindowAll,
         double firstWindowMedian, int queuesWithWindow, double steadySeconds, Stats trail, long committedWindows,
         int queuesWithoutPointer, Stats checkpoints, long failedCheckpoints, double maxCheckpointWholeRun,
-        Stats backPressured, Stats busy, Map<String, Long> s3Requests, long kvRefused, long kvRefusedWholeRun,
-        long peakHeapBytes, long heapMaxBytes, long peakRssKiB, double cpuJob, double cpuBench, long restarts,
+        Stats backPressured, Map<String, Stats> busy, Map<String, Long> s3Requests, long kvRefused, long kvRefusedWholeRun,
+        long peakHeapBytes, long heapMaxBytes, long peakRssKiB, double cpuJob, double cpuBench, double[] load, long restarts,
         String failure, long pushed, long producerMaxBehindMs) {
 
     double committedPerSecond() {
@@ -63,9 +64,12 @@ record ScaleResult(int queues, ScaleOptions options, String parallelism, double 
                         maxCheckpointWholeRun / 1e3),
                 "(a) max < 2");
         row(t, "source backpressure, ms/s: mean / max over polls",
-                String.format(Locale.ROOT, "%.0f / %.0f (%.1f%% / %.1f%%); busy %.0f / %.0f", backPressured.mean(),
-                        backPressured.max(), backPressured.mean() / 10, backPressured.max() / 10, busy.mean(), busy.max()),
+                String.format(Locale.ROOT, "%.0f / %.0f (%.1f%% / %.1f%%)", backPressured.mean(),
+                        backPressured.max(), backPressured.mean() / 10, backPressured.max() / 10),
                 "(a) < 10%");
+        row(t, "busy, ms/s: mean / max over polls", busy.entrySet().stream()
+                .map(e -> String.format(Locale.ROOT, "%s %.0f / %.0f", e.getKey(), e.getValue().mean(), e.getValue().max()))
+                .collect(Collectors.joining("; ")), "");
         row(t, "KV calls per committed window",
                 String.format(Locale.ROOT, "not measured (the dev broker counts no KV calls); 429 refusals: %,d (%,d over the"
                         + " whole run)", kvRefused, kvRefusedWholeRun),
@@ -73,8 +77,9 @@ record ScaleResult(int queues, ScaleOptions options, String parallelism, double 
         row(t, "S3 requests per committed window", String.format(Locale.ROOT, "%.2f (%s)", perWindow, byOp), "");
         row(t, "job JVM: heap used peak / RSS peak, MB",
                 String.format(Locale.ROOT, "%,d (of %,d) / %,d", peakHeapBytes >> 20, heapMaxBytes >> 20, peakRssKiB >> 10), "");
-        row(t, "CPU, cores: job JVM / bench JVM (broker, S3, producer)",
-                String.format(Locale.ROOT, "%.2f / %.2f", cpuJob, cpuBench), "");
+        row(t, "CPU, cores: job JVM / bench JVM (broker, S3, producer); load average",
+                String.format(Locale.ROOT, "%.2f / %.2f; %.1f at the start, %.1f at the end", cpuJob, cpuBench, load[0], load[1]),
+                "2 cores");
         row(t, "job: parallelism, restarts",
                 parallelism + "; " + restarts + (failure == null ? "" : " (" + failure.replace("|", "\\|") + ")"), "");
         row(t, "producer: records pushed, latest push after due, ms",

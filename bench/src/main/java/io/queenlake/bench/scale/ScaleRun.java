@@ -87,7 +87,7 @@ final class ScaleRun {
         System.out.printf(Locale.ROOT, "job %s submitted %.1f s after launch, web UI %s; vertices: %s%n", id,
                 (submitted - job.launchedMillis()) / 1e3, job.web(), vertices.stream()
                         .map(v -> abbreviate(v.name()) + " x" + v.parallelism()).collect(Collectors.joining("; ")));
-        JobSamples samples = new JobSamples(rest, job, id, source.id());
+        JobSamples samples = new JobSamples(rest, job, id, vertices, source.id());
         CommitPointers pointers = new CommitPointers(stack.client(), SINK);
 
         // Phase 1: until every queue has its first committed window, or the timeout.
@@ -127,6 +127,7 @@ final class ScaleRun {
         Map<String, Long> s3Before = stack.s3Requests();
         long refusedBefore = stack.broker().kvWritesRefused();
         long jobCpuBefore = job.cpuNanos();
+        double loadBefore = loadAverage();
         long benchCpuBefore = benchCpuNanos();
         Map<String, Long> kBefore = ks(pointers.readAll(names));
         long steadyStart = System.currentTimeMillis();
@@ -156,14 +157,15 @@ final class ScaleRun {
         long refused = stack.broker().kvWritesRefused() - refusedBefore;
         double cpuJob = (job.cpuNanos() - jobCpuBefore) / 1e9 / seconds;
         double cpuBench = (benchCpuNanos() - benchCpuBefore) / 1e9 / seconds;
+        double[] load = {loadBefore, loadAverage()};
         int withoutPointer = (int) last.values().stream().filter(p -> p.pointer().isEmpty()).count();
         List<Double> allCheckpoints = samples.completedDurations(0, Long.MAX_VALUE);
         ScaleResult result = new ScaleResult(queues, options, parallelism, (submitted - job.launchedMillis()) / 1e3, all,
                 half, firstSeen.size(), seconds, Stats.of(trails), committed(kBefore, ks(last)), withoutPointer,
                 Stats.of(samples.completedDurations(steadyStart, measuredEnd)), samples.failed(steadyStart, measuredEnd),
-                Stats.of(allCheckpoints).max(), Stats.of(samples.backPressured()), Stats.of(samples.busy()), s3, refused,
+                Stats.of(allCheckpoints).max(), Stats.of(samples.backPressured()), busy(samples.busy()), s3, refused,
                 stack.broker().kvWritesRefused(), samples.peakHeapBytes(), samples.heapMaxBytes(), samples.peakRssKiB(),
-                cpuJob, cpuBench, rest.jobMetric(id, "numRestarts"), rest.rootException(id), trickle.pushed(),
+                cpuJob, cpuBench, load, rest.jobMetric(id, "numRestarts"), rest.rootException(id), trickle.pushed(),
                 trickle.maxBehindMs());
         System.out.println(result.table());
         return result;
@@ -207,6 +209,18 @@ final class ScaleRun {
 
     private static String abbreviate(String name) {
         return name.length() <= 60 ? name : name.substring(0, 57) + "...";
+    }
+
+    /** Each vertex's busy time, by a short name: the source's chain is "source", the committer's "committer". */
+    private static Map<String, Stats> busy(Map<String, List<Double>> byVertex) {
+        Map<String, Stats> busy = new java.util.LinkedHashMap<>();
+        byVertex.forEach((name, values) -> busy.put(name.startsWith("Source") ? "source"
+                : name.contains("Committer") ? "committer" : abbreviate(name), Stats.of(values)));
+        return busy;
+    }
+
+    private static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     private static long benchCpuNanos() {
