@@ -10,11 +10,21 @@ import java.util.TreeMap;
 /**
  * What the bench samples of the running job at every poll, through the REST API and {@code /proc}:
  * the peaks of its JVM's heap and RSS over the whole run; the source vertex's backpressure and
- * every vertex's busy time (ms a second, its busiest subtask's) in the steady state; every checkpoint the
+ * every vertex's busy time (ms a second, its busiest subtask's), the source's watermark lag and the
+ * committables waiting in the committer, in the steady state; every checkpoint the
  * history lists, kept by id (the history holds the last ten, polled far more often than ten
  * checkpoints take).
  */
 final class JobSamples {
+
+    static final String SOURCE = "source";
+    static final String COMMITTER = "committer";
+    /** The source reader's watermark behind the broker's clock: records read late close windows late. */
+    static final String WATERMARK_LAG = "source watermark lag, ms";
+    /** Windows staged and handed to the committer, not yet committed. */
+    static final String PENDING = "committables pending";
+    private static final String SOURCE_WATERMARK_LAG = "Source__Queen_source.QueenSourceReader.watermarkLagMs";
+    private static final String COMMITTER_PENDING = "Lake_sink__Committer.pendingCommittables";
 
     private final FlinkRest rest;
     private final RunProcess process;
@@ -24,6 +34,7 @@ final class JobSamples {
     private final Map<Long, FlinkRest.Checkpoint> checkpoints = new TreeMap<>();
     private final List<Double> backPressured = new ArrayList<>();
     private final Map<String, List<Double>> busy = new LinkedHashMap<>();
+    private final Map<String, List<Double>> gauges = new LinkedHashMap<>();
     private long peakHeapBytes = -1;
     private long heapMaxBytes = -1;
     private long peakRssKiB = -1;
@@ -52,12 +63,26 @@ final class JobSamples {
                 backPressured.add(bp);
             }
             for (FlinkRest.Vertex v : vertices) {
-                double b = rest.subtaskMetric(job, v.id(), "busyTimeMsPerSecond")[0];
-                if (!Double.isNaN(b)) {
-                    busy.computeIfAbsent(v.name(), n -> new ArrayList<>()).add(b);
+                String name = shortName(v.name());
+                add(busy, name, rest.subtaskMetric(job, v.id(), "busyTimeMsPerSecond")[0]);
+                if (name.equals(SOURCE)) {
+                    add(gauges, WATERMARK_LAG, rest.subtaskMetric(job, v.id(), SOURCE_WATERMARK_LAG)[0]);
+                } else if (name.equals(COMMITTER)) {
+                    add(gauges, PENDING, rest.subtaskMetric(job, v.id(), COMMITTER_PENDING)[0]);
                 }
             }
         }
+    }
+
+    private static void add(Map<String, List<Double>> series, String name, double value) {
+        if (!Double.isNaN(value)) {
+            series.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
+        }
+    }
+
+    /** The source's chain is "source", the committer's "committer"; any other vertex keeps its name. */
+    static String shortName(String vertex) {
+        return vertex.startsWith("Source") ? SOURCE : vertex.contains("Committer") ? COMMITTER : vertex;
     }
 
     /** Completed checkpoints triggered within [fromMillis, toMillis), their end-to-end durations in ms. */
@@ -77,9 +102,14 @@ final class JobSamples {
         return backPressured;
     }
 
-    /** Each vertex's busyTimeMsPerSecond (its busiest subtask's) at every steady poll, by the vertex's name. */
+    /** Each vertex's busyTimeMsPerSecond (its busiest subtask's) at every steady poll, by {@link #shortName}. */
     Map<String, List<Double>> busy() {
         return busy;
+    }
+
+    /** {@link #WATERMARK_LAG} and {@link #PENDING} at every steady poll. */
+    Map<String, List<Double>> gauges() {
+        return gauges;
     }
 
     long peakHeapBytes() {

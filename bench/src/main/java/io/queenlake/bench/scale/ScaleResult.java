@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
  * @param checkpoints completed checkpoints triggered in the steady state, end-to-end ms
  * @param backPressured the source vertex's backPressuredTimeMsPerSecond (its busiest subtask) at each poll
  * @param busy each vertex's busyTimeMsPerSecond (its busiest subtask's) at each poll, by a short name
+ * @param gauges the source's watermark lag and the committer's pending committables at each poll
  * @param s3Requests S3 requests served in the steady state, by operation
  * @param kvRefused KV write calls the broker refused with 429 in the steady state, and over the whole run
  * @param cpuJob cores the job's JVM used in the steady state; {@code cpuBench} this JVM's (broker, S3 server, producer)
@@ -23,7 +24,7 @@ import java.util.stream.Collectors;
 record ScaleResult(int queues, ScaleOptions options, String parallelism, double launchToSubmit, double firstWindowAll,
         double firstWindowMedian, int queuesWithWindow, double steadySeconds, Stats trail, long committedWindows,
         int queuesWithoutPointer, Stats checkpoints, long failedCheckpoints, double maxCheckpointWholeRun,
-        Stats backPressured, Map<String, Stats> busy, Map<String, Long> s3Requests, long kvRefused, long kvRefusedWholeRun,
+        Stats backPressured, Map<String, Stats> busy, Map<String, Stats> gauges, Map<String, Long> s3Requests, long kvRefused, long kvRefusedWholeRun,
         long peakHeapBytes, long heapMaxBytes, long peakRssKiB, double cpuJob, double cpuBench, double[] load, long restarts,
         String failure, long pushed, long producerMaxBehindMs) {
 
@@ -67,9 +68,8 @@ record ScaleResult(int queues, ScaleOptions options, String parallelism, double 
                 String.format(Locale.ROOT, "%.0f / %.0f (%.1f%% / %.1f%%)", backPressured.mean(),
                         backPressured.max(), backPressured.mean() / 10, backPressured.max() / 10),
                 "(a) < 10%");
-        row(t, "busy, ms/s: mean / max over polls", busy.entrySet().stream()
-                .map(e -> String.format(Locale.ROOT, "%s %.0f / %.0f", e.getKey(), e.getValue().mean(), e.getValue().max()))
-                .collect(Collectors.joining("; ")), "");
+        row(t, "busy, ms/s: mean / max over polls", meanMax(busy), "");
+        row(t, "where windows wait: mean / max over polls", meanMax(gauges), "");
         row(t, "KV calls per committed window",
                 String.format(Locale.ROOT, "not measured (the dev broker counts no KV calls); 429 refusals: %,d (%,d over the"
                         + " whole run)", kvRefused, kvRefusedWholeRun),
@@ -85,6 +85,12 @@ record ScaleResult(int queues, ScaleOptions options, String parallelism, double 
         row(t, "producer: records pushed, latest push after due, ms",
                 String.format(Locale.ROOT, "%,d, %,d", pushed, producerMaxBehindMs), "");
         return t.toString();
+    }
+
+    private static String meanMax(Map<String, Stats> series) {
+        return series.entrySet().stream()
+                .map(e -> String.format(Locale.ROOT, "%s %,.0f / %,.0f", e.getKey(), e.getValue().mean(), e.getValue().max()))
+                .collect(Collectors.joining("; "));
     }
 
     private static String seconds(double s) {

@@ -163,7 +163,7 @@ final class ScaleRun {
         ScaleResult result = new ScaleResult(queues, options, parallelism, (submitted - job.launchedMillis()) / 1e3, all,
                 half, firstSeen.size(), seconds, Stats.of(trails), committed(kBefore, ks(last)), withoutPointer,
                 Stats.of(samples.completedDurations(steadyStart, measuredEnd)), samples.failed(steadyStart, measuredEnd),
-                Stats.of(allCheckpoints).max(), Stats.of(samples.backPressured()), busy(samples.busy()), s3, refused,
+                Stats.of(allCheckpoints).max(), Stats.of(samples.backPressured()), stats(samples.busy()), stats(samples.gauges()), s3, refused,
                 stack.broker().kvWritesRefused(), samples.peakHeapBytes(), samples.heapMaxBytes(), samples.peakRssKiB(),
                 cpuJob, cpuBench, load, rest.jobMetric(id, "numRestarts"), rest.rootException(id), trickle.pushed(),
                 trickle.maxBehindMs());
@@ -211,12 +211,10 @@ final class ScaleRun {
         return name.length() <= 60 ? name : name.substring(0, 57) + "...";
     }
 
-    /** Each vertex's busy time, by a short name: the source's chain is "source", the committer's "committer". */
-    private static Map<String, Stats> busy(Map<String, List<Double>> byVertex) {
-        Map<String, Stats> busy = new java.util.LinkedHashMap<>();
-        byVertex.forEach((name, values) -> busy.put(name.startsWith("Source") ? "source"
-                : name.contains("Committer") ? "committer" : abbreviate(name), Stats.of(values)));
-        return busy;
+    private static Map<String, Stats> stats(Map<String, List<Double>> series) {
+        Map<String, Stats> stats = new java.util.LinkedHashMap<>();
+        series.forEach((name, values) -> stats.put(name, Stats.of(values)));
+        return stats;
     }
 
     private static double loadAverage() {
