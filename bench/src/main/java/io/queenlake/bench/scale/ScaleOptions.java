@@ -17,20 +17,22 @@ import java.util.Map;
  * @param windowMs the job's {@code QUEEN_S3_MAX_WINDOW_MS}
  * @param guardMs the job's {@code QUEEN_S3_SAFE_GUARD_MS}
  * @param settle how long to wait after every queue has its first window before the steady state
+ * @param stateDir whether the job gets {@code run --state-dir} (checkpoints in files, as a cluster's
+ *     {@code execution.checkpointing.dir}) or not (the JobManager's memory, at most 5 MiB of state)
  * @param jobJavaOpts the job JVM's options, as {@code QUEEN_LAKE_JAVA_OPTS} gives them to {@code ./queen-lake}
  */
 record ScaleOptions(Path dir, Path repo, List<Integer> queueCounts, int partitions, long recordIntervalMs, long windowMs,
         long guardMs, long checkpointMs, Duration steady, Duration settle, Duration firstWindowTimeout, long pollMs,
-        long s3LatencyMs, long kvLatencyMs, int kvWriteRate, List<String> jobJavaOpts, String invocation) {
+        long s3LatencyMs, long kvLatencyMs, int kvWriteRate, boolean stateDir, List<String> jobJavaOpts, String invocation) {
 
     static final String USAGE = "arguments (all optional, name=value): queues=50 (a comma list: one run per count)"
             + " partitions=10 record-interval-ms=2000 window-ms=5000 guard-ms=0 checkpoint-ms=2000 steady-s=75"
             + " settle-s=10 first-window-timeout-s=360 poll-ms=2000 s3-latency-ms=0 kv-latency-ms=0 kv-write-rate=0"
-            + " job-java-opts=-Xmx8g (space-separated) dir=bench/target/scale repo=.";
+            + " state-dir=false job-java-opts=-Xmx8g (space-separated) dir=bench/target/scale repo=.";
 
     private static final List<String> NAMES = List.of("queues", "partitions", "record-interval-ms", "window-ms", "guard-ms",
             "checkpoint-ms", "steady-s", "settle-s", "first-window-timeout-s", "poll-ms", "s3-latency-ms", "kv-latency-ms",
-            "kv-write-rate", "job-java-opts", "dir", "repo");
+            "kv-write-rate", "state-dir", "job-java-opts", "dir", "repo");
 
     static ScaleOptions parse(String[] args) {
         Map<String, String> given = new HashMap<>();
@@ -62,6 +64,7 @@ record ScaleOptions(Path dir, Path repo, List<Integer> queueCounts, int partitio
                 number(given, "s3-latency-ms", 0, 0),
                 number(given, "kv-latency-ms", 0, 0),
                 (int) number(given, "kv-write-rate", 0, 0),
+                Boolean.parseBoolean(given.getOrDefault("state-dir", "false")),
                 Arrays.stream(given.getOrDefault("job-java-opts", "-Xmx8g").trim().split("\\s+")).filter(s -> !s.isEmpty()).toList(),
                 Long.toString(System.currentTimeMillis() / 1000 % 100_000_000, 36).toLowerCase(Locale.ROOT));
         if (options.recordIntervalMs() > options.windowMs()) {
@@ -84,9 +87,10 @@ record ScaleOptions(Path dir, Path repo, List<Integer> queueCounts, int partitio
     String describe(int queues) {
         return String.format(Locale.ROOT, "%,d queues x %d partitions, a record every %d ms per queue (%,.0f records/s);"
                         + " window %d ms, safe guard %d ms, checkpoint every %d ms; dev S3 latency %d ms, dev broker KV"
-                        + " latency %d ms, KV write rate %s; steady state %d s after %d s of settling; first windows within %d s",
+                        + " latency %d ms, KV write rate %s; checkpoints %s; steady state %d s after %d s of settling; first windows within %d s",
                 queues, partitions, recordIntervalMs, queues * 1000.0 / recordIntervalMs, windowMs, guardMs, checkpointMs,
-                s3LatencyMs, kvLatencyMs, kvWriteRate == 0 ? "unlimited" : kvWriteRate + "/s", steady.toSeconds(),
+                s3LatencyMs, kvLatencyMs, kvWriteRate == 0 ? "unlimited" : kvWriteRate + "/s",
+                stateDir ? "in files (--state-dir)" : "in the JobManager's memory (no --state-dir)", steady.toSeconds(),
                 settle.toSeconds(), firstWindowTimeout.toSeconds());
     }
 

@@ -62,6 +62,9 @@ final class ScaleRun {
                     "--checkpoint-ms", Long.toString(options.checkpointMs()),
                     "--max-window-ms", Long.toString(options.windowMs()),
                     "--safe-guard-ms", Long.toString(options.guardMs())));
+            if (options.stateDir()) {
+                runArgs.addAll(List.of("--state-dir", dir.resolve("state").toString()));
+            }
             runArgs.addAll(stack.jobArgs());
             runArgs.addAll(List.of("--queues", String.join(",", names)));
             List<String> command = RunProcess.command(options.repo(), options.jobJavaOpts(), runArgs);
