@@ -8,8 +8,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What the bench samples of the running job at every poll, through the REST API and {@code /proc}:
- * the peaks of its JVM's heap and RSS over the whole run; the source vertex's backpressure and
+ * What the bench samples of the running job at every poll, through the REST API, the JVM's own
+ * management beans ({@link JvmProbe}) and {@code /proc}: the peaks of its used heap, its heap live
+ * after GC and its RSS over the whole run; the source vertex's backpressure and
  * every vertex's busy time (ms a second, its busiest subtask's), the source's watermark lag and the
  * committables waiting in the committer, in the steady state; every checkpoint the
  * history lists, kept by id (the history holds the last ten, polled far more often than ten
@@ -28,6 +29,7 @@ final class JobSamples {
 
     private final FlinkRest rest;
     private final RunProcess process;
+    private final JvmProbe jvm;
     private final String job;
     private final String sourceVertex;
     private final List<FlinkRest.Vertex> vertices;
@@ -35,13 +37,17 @@ final class JobSamples {
     private final List<Double> backPressured = new ArrayList<>();
     private final Map<String, List<Double>> busy = new LinkedHashMap<>();
     private final Map<String, List<Double>> gauges = new LinkedHashMap<>();
+    private final List<Long> restHeap = new ArrayList<>();
     private long peakHeapBytes = -1;
+    private long peakLiveHeapBytes = -1;
     private long heapMaxBytes = -1;
     private long peakRssKiB = -1;
 
-    JobSamples(FlinkRest rest, RunProcess process, String job, List<FlinkRest.Vertex> vertices, String sourceVertex) {
+    JobSamples(FlinkRest rest, RunProcess process, JvmProbe jvm, String job, List<FlinkRest.Vertex> vertices,
+            String sourceVertex) {
         this.rest = rest;
         this.process = process;
+        this.jvm = jvm;
         this.job = job;
         this.vertices = vertices;
         this.sourceVertex = sourceVertex;
@@ -49,15 +55,17 @@ final class JobSamples {
 
     /** One sample; the source's ms a second count only when {@code steady}. */
     void sample(boolean steady) throws IOException, InterruptedException {
-        peakHeapBytes = Math.max(peakHeapBytes, rest.taskManagerMetric("Status.JVM.Memory.Heap.Used"));
+        peakHeapBytes = Math.max(peakHeapBytes, jvm.heapUsed());
+        peakLiveHeapBytes = Math.max(peakLiveHeapBytes, jvm.heapLiveAfterGc());
         if (heapMaxBytes < 0) {
-            heapMaxBytes = rest.taskManagerMetric("Status.JVM.Memory.Heap.Max");
+            heapMaxBytes = jvm.heapMax();
         }
         peakRssKiB = Math.max(peakRssKiB, process.status("VmRSS"));
         for (FlinkRest.Checkpoint c : rest.checkpoints(job)) {
             checkpoints.put(c.id(), c);
         }
         if (steady) {
+            restHeap.add(rest.taskManagerMetric("Status.JVM.Memory.Heap.Used"));
             double bp = rest.subtaskMetric(job, sourceVertex, "backPressuredTimeMsPerSecond")[0];
             if (!Double.isNaN(bp)) {
                 backPressured.add(bp);
@@ -114,6 +122,20 @@ final class JobSamples {
 
     long peakHeapBytes() {
         return peakHeapBytes;
+    }
+
+    long peakLiveHeapBytes() {
+        return peakLiveHeapBytes;
+    }
+
+    /**
+     * Whether the REST API's task metrics stood still through the steady state: the used heap it
+     * reports never changed, which a live JVM's does between any two polls. Flink's metric fetcher
+     * keeps the last values it got once the task manager's metric dump exceeds the RPC frame size
+     * (MetricQueryService drops what does not fit and says so only at DEBUG).
+     */
+    boolean restMetricsFrozen() {
+        return restHeap.size() >= 5 && restHeap.stream().distinct().count() == 1;
     }
 
     long heapMaxBytes() {

@@ -123,6 +123,10 @@ final class RunProcess implements AutoCloseable {
         return launchedMillis;
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     boolean alive() {
         return process.isAlive();
     }

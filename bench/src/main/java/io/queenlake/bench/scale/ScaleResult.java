@@ -16,6 +16,9 @@ import java.util.stream.Collectors;
  * @param backPressured the source vertex's backPressuredTimeMsPerSecond (its busiest subtask) at each poll
  * @param busy each vertex's busyTimeMsPerSecond (its busiest subtask's) at each poll, by a short name
  * @param gauges the source's watermark lag and the committer's pending committables at each poll
+ * @param restFrozen whether the REST API's task metrics (backpressure, busy, the gauges) stood still: stale
+ * @param peakHeapBytes used heap of the job JVM at its highest poll; {@code peakLiveHeapBytes} after a collection
+ * @param threadCores the job JVM's busiest thread groups in the steady state, in cores
  * @param s3Requests S3 requests served in the steady state, by operation
  * @param kvRefused KV write calls the broker refused with 429 in the steady state, and over the whole run
  * @param cpuJob cores the job's JVM used in the steady state; {@code cpuBench} this JVM's (broker, S3 server, producer)
@@ -24,8 +27,9 @@ import java.util.stream.Collectors;
 record ScaleResult(int queues, ScaleOptions options, String parallelism, double launchToSubmit, double firstWindowAll,
         double firstWindowMedian, int queuesWithWindow, double steadySeconds, Stats trail, long committedWindows,
         int queuesWithoutPointer, Stats checkpoints, long failedCheckpoints, double maxCheckpointWholeRun,
-        Stats backPressured, Map<String, Stats> busy, Map<String, Stats> gauges, Map<String, Long> s3Requests, long kvRefused, long kvRefusedWholeRun,
-        long peakHeapBytes, long heapMaxBytes, long peakRssKiB, double cpuJob, double cpuBench, double[] load, long restarts,
+        Stats backPressured, Map<String, Stats> busy, Map<String, Stats> gauges, boolean restFrozen, Map<String, Long> s3Requests, long kvRefused, long kvRefusedWholeRun,
+        long peakHeapBytes, long peakLiveHeapBytes, long heapMaxBytes, long peakRssKiB, double cpuJob,
+        Map<String, Double> threadCores, double cpuBench, double[] load, long restarts,
         String failure, long pushed, long producerMaxBehindMs) {
 
     double committedPerSecond() {
@@ -64,22 +68,28 @@ record ScaleResult(int queues, ScaleOptions options, String parallelism, double 
                         checkpoints.p50() / 1e3, checkpoints.max() / 1e3, checkpoints.n(), failedCheckpoints,
                         maxCheckpointWholeRun / 1e3),
                 "(a) max < 2");
+        String stale = restFrozen ? " **stale: the REST API's task metrics stood still (Flink's metric dump outgrew its"
+                + " frame size)**" : "";
         row(t, "source backpressure, ms/s: mean / max over polls",
                 String.format(Locale.ROOT, "%.0f / %.0f (%.1f%% / %.1f%%)", backPressured.mean(),
-                        backPressured.max(), backPressured.mean() / 10, backPressured.max() / 10),
+                        backPressured.max(), backPressured.mean() / 10, backPressured.max() / 10) + stale,
                 "(a) < 10%");
-        row(t, "busy, ms/s: mean / max over polls", meanMax(busy), "");
-        row(t, "where windows wait: mean / max over polls", meanMax(gauges), "");
+        row(t, "busy, ms/s: mean / max over polls", meanMax(busy) + stale, "");
+        row(t, "where windows wait: mean / max over polls", meanMax(gauges) + stale, "");
         row(t, "KV calls per committed window",
                 String.format(Locale.ROOT, "not measured (the dev broker counts no KV calls); 429 refusals: %,d (%,d over the"
                         + " whole run)", kvRefused, kvRefusedWholeRun),
                 "(b) no 429 left unretried");
         row(t, "S3 requests per committed window", String.format(Locale.ROOT, "%.2f (%s)", perWindow, byOp), "");
-        row(t, "job JVM: heap used peak / RSS peak, MB",
-                String.format(Locale.ROOT, "%,d (of %,d) / %,d", peakHeapBytes >> 20, heapMaxBytes >> 20, peakRssKiB >> 10), "");
+        row(t, "job JVM: heap used peak (live after GC) / RSS peak, MB",
+                String.format(Locale.ROOT, "%,d (%,d) of %,d / %,d", peakHeapBytes >> 20, peakLiveHeapBytes >> 20,
+                        heapMaxBytes >> 20, peakRssKiB >> 10), "");
         row(t, "CPU, cores: job JVM / bench JVM (broker, S3, producer); load average",
                 String.format(Locale.ROOT, "%.2f / %.2f; %.1f at the start, %.1f at the end", cpuJob, cpuBench, load[0], load[1]),
                 "2 cores");
+        row(t, "job JVM's busiest threads, cores", threadCores.entrySet().stream()
+                .map(e -> String.format(Locale.ROOT, "%s %.2f", e.getKey().replace("|", "\\|"), e.getValue()))
+                .collect(Collectors.joining("; ")), "");
         row(t, "job: parallelism, restarts",
                 parallelism + "; " + restarts + (failure == null ? "" : " (" + failure.replace("|", "\\|") + ")"), "");
         row(t, "producer: records pushed, latest push after due, ms",

@@ -30,6 +30,7 @@ final class ScaleRun {
     /** The job's sink: the default, as {@code ./queen-lake run} gives it. */
     private static final String SINK = "default";
     private static final long PROGRESS_EVERY_MS = 10_000;
+    private static final int TOP_THREADS = 6;
 
     private final ScaleOptions options;
     private final int queues;
@@ -71,13 +72,14 @@ final class ScaleRun {
             System.out.println("job: " + String.join(" ", command).replace(String.join(",", names),
                     names.size() == 1 ? names.get(0) : names.get(0) + ",...," + names.get(names.size() - 1)));
             trickle.start();
-            try (trickle; RunProcess job = RunProcess.start(command, dir)) {
-                return measure(stack, trickle, job, names);
+            try (trickle; RunProcess job = RunProcess.start(command, dir); JvmProbe jvm = JvmProbe.attach(job.pid())) {
+                return measure(stack, trickle, job, jvm, names);
             }
         }
     }
 
-    private ScaleResult measure(ScaleStack stack, Trickle trickle, RunProcess job, List<String> names) throws Exception {
+    private ScaleResult measure(ScaleStack stack, Trickle trickle, RunProcess job, JvmProbe jvm, List<String> names)
+            throws Exception {
         FlinkRest rest = new FlinkRest(job.web());
         String id = rest.onlyJob(Duration.ofMinutes(1));
         JsonNode info = rest.job(id);
@@ -90,7 +92,7 @@ final class ScaleRun {
         System.out.printf(Locale.ROOT, "job %s submitted %.1f s after launch, web UI %s; vertices: %s%n", id,
                 (submitted - job.launchedMillis()) / 1e3, job.web(), vertices.stream()
                         .map(v -> abbreviate(v.name()) + " x" + v.parallelism()).collect(Collectors.joining("; ")));
-        JobSamples samples = new JobSamples(rest, job, id, vertices, source.id());
+        JobSamples samples = new JobSamples(rest, job, jvm, id, vertices, source.id());
         CommitPointers pointers = new CommitPointers(stack.client(), SINK);
 
         // Phase 1: until every queue has its first committed window, or the timeout.
@@ -130,6 +132,7 @@ final class ScaleRun {
         Map<String, Long> s3Before = stack.s3Requests();
         long refusedBefore = stack.broker().kvWritesRefused();
         long jobCpuBefore = job.cpuNanos();
+        Map<String, Long> threadsBefore = jvm.cpuByThreadGroup();
         double loadBefore = loadAverage();
         long benchCpuBefore = benchCpuNanos();
         Map<String, Long> kBefore = ks(pointers.readAll(names));
@@ -159,6 +162,7 @@ final class ScaleRun {
         Map<String, Long> s3 = stack.s3().requestsSince(s3Before);
         long refused = stack.broker().kvWritesRefused() - refusedBefore;
         double cpuJob = (job.cpuNanos() - jobCpuBefore) / 1e9 / seconds;
+        Map<String, Double> threadCores = cores(threadsBefore, jvm.cpuByThreadGroup(), seconds);
         double cpuBench = (benchCpuNanos() - benchCpuBefore) / 1e9 / seconds;
         double[] load = {loadBefore, loadAverage()};
         int withoutPointer = (int) last.values().stream().filter(p -> p.pointer().isEmpty()).count();
@@ -166,9 +170,9 @@ final class ScaleRun {
         ScaleResult result = new ScaleResult(queues, options, parallelism, (submitted - job.launchedMillis()) / 1e3, all,
                 half, firstSeen.size(), seconds, Stats.of(trails), committed(kBefore, ks(last)), withoutPointer,
                 Stats.of(samples.completedDurations(steadyStart, measuredEnd)), samples.failed(steadyStart, measuredEnd),
-                Stats.of(allCheckpoints).max(), Stats.of(samples.backPressured()), stats(samples.busy()), stats(samples.gauges()), s3, refused,
-                stack.broker().kvWritesRefused(), samples.peakHeapBytes(), samples.heapMaxBytes(), samples.peakRssKiB(),
-                cpuJob, cpuBench, load, rest.jobMetric(id, "numRestarts"), rest.rootException(id), trickle.pushed(),
+                Stats.of(allCheckpoints).max(), Stats.of(samples.backPressured()), stats(samples.busy()), stats(samples.gauges()), samples.restMetricsFrozen(), s3, refused,
+                stack.broker().kvWritesRefused(), samples.peakHeapBytes(), samples.peakLiveHeapBytes(), samples.heapMaxBytes(), samples.peakRssKiB(),
+                cpuJob, threadCores, cpuBench, load, rest.jobMetric(id, "numRestarts"), rest.rootException(id), trickle.pushed(),
                 trickle.maxBehindMs());
         System.out.println(result.table());
         return result;
@@ -212,6 +216,16 @@ final class ScaleRun {
 
     private static String abbreviate(String name) {
         return name.length() <= 60 ? name : name.substring(0, 57) + "...";
+    }
+
+    /** The {@value #TOP_THREADS} thread groups that used the most CPU between two readings, in cores, most first. */
+    private static Map<String, Double> cores(Map<String, Long> before, Map<String, Long> after, double seconds) {
+        Map<String, Double> cores = new java.util.LinkedHashMap<>();
+        after.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), (e.getValue() - before.getOrDefault(e.getKey(), 0L)) / 1e9 / seconds))
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(TOP_THREADS)
+                .forEach(e -> cores.put(e.getKey(), e.getValue()));
+        return cores;
     }
 
     private static Map<String, Stats> stats(Map<String, List<Double>> series) {
