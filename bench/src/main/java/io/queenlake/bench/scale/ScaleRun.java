@@ -131,6 +131,7 @@ final class ScaleRun {
         // Phase 2: the steady state.
         Map<String, Long> s3Before = stack.s3Requests();
         long refusedBefore = stack.broker().kvWritesRefused();
+        long kvWritesBefore = stack.broker().kvWriteCalls();
         long jobCpuBefore = job.cpuNanos();
         Map<String, Long> threadsBefore = jvm.cpuByThreadGroup();
         double loadBefore = loadAverage();
@@ -161,6 +162,7 @@ final class ScaleRun {
         double seconds = (measuredEnd - steadyStart) / 1e3;
         Map<String, Long> s3 = stack.s3().requestsSince(s3Before);
         long refused = stack.broker().kvWritesRefused() - refusedBefore;
+        long kvWrites = stack.broker().kvWriteCalls() - kvWritesBefore;
         double cpuJob = (job.cpuNanos() - jobCpuBefore) / 1e9 / seconds;
         Map<String, Double> threadCores = cores(threadsBefore, jvm.cpuByThreadGroup(), seconds);
         double cpuBench = (benchCpuNanos() - benchCpuBefore) / 1e9 / seconds;
@@ -171,7 +173,7 @@ final class ScaleRun {
                 half, firstSeen.size(), seconds, Stats.of(trails), committed(kBefore, ks(last)), withoutPointer,
                 Stats.of(samples.completedDurations(steadyStart, measuredEnd)), samples.failed(steadyStart, measuredEnd),
                 Stats.of(allCheckpoints).max(), Stats.of(samples.backPressured()), stats(samples.busy()), stats(samples.gauges()), samples.restMetricsFrozen(), s3, refused,
-                stack.broker().kvWritesRefused(), samples.peakHeapBytes(), samples.peakLiveHeapBytes(), samples.heapMaxBytes(), samples.peakRssKiB(),
+                stack.broker().kvWritesRefused(), kvWrites, samples.peakHeapBytes(), samples.peakLiveHeapBytes(), samples.heapMaxBytes(), samples.peakRssKiB(),
                 cpuJob, threadCores, cpuBench, load, rest.jobMetric(id, "numRestarts"), rest.rootException(id), trickle.pushed(),
                 trickle.maxBehindMs());
         System.out.println(result.table());

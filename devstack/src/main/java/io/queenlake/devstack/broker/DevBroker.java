@@ -47,12 +47,14 @@ public final class DevBroker implements AutoCloseable {
     private final URI url;
     /** Null without a KV write budget. */
     private final KvWriteBudget kvBudget;
+    private final KvRoute kv;
     private boolean closed;
 
     private DevBroker(BrokerState state, Journal journal, HttpServer server, ExecutorService httpThreads,
-            ScheduledExecutorService retentionTimer, KvWriteBudget kvBudget) {
+            ScheduledExecutorService retentionTimer, KvWriteBudget kvBudget, KvRoute kv) {
         this.state = state;
         this.kvBudget = kvBudget;
+        this.kv = kv;
         this.journal = journal;
         this.server = server;
         this.httpThreads = httpThreads;
@@ -85,12 +87,13 @@ public final class DevBroker implements AutoCloseable {
         ExecutorService httpThreads = Executors.newFixedThreadPool(HTTP_THREADS, daemonThreads("dev-broker-http"));
         InfoRoutes info = new InfoRoutes(state);
         KvWriteBudget kvBudget = options.kvWriteRate() == 0 ? null : new KvWriteBudget(options.kvWriteRate(), System::nanoTime);
+        KvRoute kv = new KvRoute(state, options.kvLatencyMs(), kvBudget);
         server.createContext("/", new BrokerHttp(options.token())
                 .route("POST", "/api/v1/push", new PushRoute(state))
                 .route("POST", "/api/v1/fetch", new FetchRoute(state))
                 .route("POST", "/api/v1/fetch/offsets", new FetchOffsetsRoute(state))
                 .route("POST", "/api/v1/partitions/changed", new PartitionsChangedRoute(state))
-                .route("POST", "/api/v1/kv", new KvRoute(state, options.kvLatencyMs(), kvBudget))
+                .route("POST", "/api/v1/kv", kv)
                 .route("POST", "/api/v1/configure", new ConfigureRoute(state))
                 .route("GET", "/api/v1/resources/queues", info.queues())
                 .route("GET", "/health", info.health())
@@ -99,7 +102,7 @@ public final class DevBroker implements AutoCloseable {
         server.setExecutor(httpThreads);
         server.start();
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("dev-broker-retention"));
-        DevBroker broker = new DevBroker(state, journal, server, httpThreads, timer, kvBudget);
+        DevBroker broker = new DevBroker(state, journal, server, httpThreads, timer, kvBudget, kv);
         timer.scheduleWithFixedDelay(broker::retentionTick, 1, 1, TimeUnit.SECONDS);
         LOG.info("dev broker listening on {}{}", broker.url, options.dataDir() == null ? "" : " with data in " + options.dataDir());
         return broker;
@@ -117,6 +120,16 @@ public final class DevBroker implements AutoCloseable {
     /** The KV write calls answered 429 for being over the write budget so far; 0 without a budget. */
     public long kvWritesRefused() {
         return kvBudget == null ? 0 : kvBudget.refused();
+    }
+
+    /** KV calls served so far that held a write (refused ones excluded): what the KV write budget counts. */
+    public long kvWriteCalls() {
+        return kv.writeCalls();
+    }
+
+    /** KV calls served so far that only read. */
+    public long kvReadCalls() {
+        return kv.readCalls();
     }
 
     /** One retention pass now (it also runs by itself every second). */

@@ -2,6 +2,7 @@ package io.queenlake.devstack.broker;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * {@code POST /api/v1/kv}: one batch of KV operations in the caller's tenant, answered index-aligned.
@@ -20,10 +21,22 @@ final class KvRoute implements Route {
         this(state, 0, null);
     }
 
+    /** Calls served (a refused one is not), by whether they held a write: what a client's KV work costs in calls. */
+    private final LongAdder writeCalls = new LongAdder();
+    private final LongAdder readCalls = new LongAdder();
+
     KvRoute(BrokerState state, long latencyMs, KvWriteBudget budget) {
         this.state = state;
         this.latencyMs = latencyMs;
         this.budget = budget;
+    }
+
+    long writeCalls() {
+        return writeCalls.sum();
+    }
+
+    long readCalls() {
+        return readCalls.sum();
     }
 
     @Override
@@ -46,6 +59,7 @@ final class KvRoute implements Route {
                         + retryAfterSeconds + " s", "kv_rate_limited", "write calls over the budget change nothing");
             }
         }
+        (ops.stream().anyMatch(op -> op.kind().writes()) ? writeCalls : readCalls).increment();
         KvBatch.Answer answer = state.write(change -> new KvBatch(call.tenant(), ops).run(change));
         answer.renderTo(reply.json(200));
         reply.send();

@@ -38,8 +38,12 @@ public final class EmbeddedS3 implements AutoCloseable {
      * the idle keep-alive connections of a closed JDK-based client until it timed out.
      */
     private static final long STOP_TIMEOUT_MS = 0;
-    /** A handful of threads is plenty for tests on two cores; S3Proxy's default is 200. */
-    private static final int JETTY_MAX_THREADS = 32;
+    /**
+     * Requests served at once. Thousands of queues committing at once send more than the 32 tests
+     * need (commits of 1,500 queues then waited over 10 s in the server's queue), while on two
+     * cores 256 only crowd them. Threads start only when requests wait, so tests pay nothing for it.
+     */
+    private static final int JETTY_MAX_THREADS = 64;
 
     private final EmbeddedS3Options options;
     /** Object requests by S3 operation since the first start, restarts included. */

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
@@ -103,6 +104,12 @@ final class LocalRun implements AutoCloseable {
             conf.setString("execution.checkpointing.num-retained", "3");
             restore = RetainedCheckpoints.newest(checkpoints);
         }
+        int slots = Math.max(2, Runtime.getRuntime().availableProcessors());
+        if (!conf.contains(CoreOptions.DEFAULT_PARALLELISM)) {
+            // As Flink's local environment does: one subtask per core, so the queues' reading and
+            // committing spread over every core (at 1, one task read and committed them all).
+            conf.set(CoreOptions.DEFAULT_PARALLELISM, slots);
+        }
         StreamExecutionEnvironment env = new StreamExecutionEnvironment(conf);
         LakeJob.build(env, settings);
         JobGraph graph = env.getStreamGraph().getJobGraph();
@@ -111,7 +118,7 @@ final class LocalRun implements AutoCloseable {
         MiniCluster cluster = new MiniCluster(new MiniClusterConfiguration.Builder()
                 .setConfiguration(conf)
                 .setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(Math.max(2, Runtime.getRuntime().availableProcessors()))
+                .setNumSlotsPerTaskManager(slots)
                 .build());
         try {
             try {

@@ -13,12 +13,11 @@ public final class LakeSinkOptions {
      * 20-50 ms and KV calls of about 5 ms, one after another; thousands of queues whose windows
      * close on one epoch-aligned grid arrive as one burst, so the default is sized for a real
      * bucket's latency, not for loopback. Per queue, windows still commit one at a time in {@code k}
-     * order. The writer stages as many windows at once, so staging keeps up with the commits.
+     * order.
      */
     public static final SettingSpec COMMIT_CONCURRENCY = SettingSpec.number("QUEEN_S3_COMMIT_CONCURRENCY")
             .defaultValue(64).range(1, 1_024)
-            .description("Queues whose windows are committed at once (each queue's windows still one at a time, in"
-                    + " order), and windows the writer stages at once.")
+            .description("Queues whose windows are committed at once; each queue's windows still one at a time, in order.")
             .build();
 
     /**

@@ -74,14 +74,14 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
     }
 
     /**
-     * Workers compress (CPU), then mostly wait on the bucket (a request of 20-50 ms on a real S3,
-     * a few per window): as many as the committer's lanes, so the thousands of windows a grid
-     * boundary closes at once are staged as fast as they commit; at least a few more than the
-     * cores. The staging cap, not the thread count, bounds the memory.
+     * Workers compress (CPU), then wait on the bucket for three requests a window (create, part,
+     * complete: 20-50 ms each on a real S3): 16 stage about 100-250 windows a second, the burst of
+     * thousands of queues on one grid boundary within a minute, while compression keeps every core
+     * busy. More only crowd the cores (64 a subtask on two cores with a loopback bucket staged half
+     * as many, each window again after its calls timed out). The staging cap, not the thread count,
+     * bounds the memory.
      */
-    static int stagingThreads(LakeSinkConfig config) {
-        return Math.max(4, config.commitConcurrency());
-    }
+    static final int WORKER_THREADS = 16;
 
     /** With a given staging writer: tests wrap the root's own one to order or fail uploads. */
     LakeWriter(LakeSinkConfig config, MailboxExecutor mailbox, int subtask, RecoverableWriter staging,
@@ -92,7 +92,7 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
         WindowEncoder encoder = new WindowEncoder(config.writerSettings(), config.prefix(), config.sinkName());
         this.stagings = new WindowStagings(window -> window.redo().map(this::redoEncoder).orElse(encoder),
                 new ObjectStager(config, staging), config.stagingBytesInFlight(),
-                config.stagingRetryFor(), S3Outages.of(config), stagingThreads(config),
+                config.stagingRetryFor(), S3Outages.of(config), WORKER_THREADS,
                 "lake-sink-" + config.sinkName() + "-" + subtask + "-stage");
         try {
             for (ClosedWindow window : carried) {
