@@ -22,10 +22,10 @@ final class JobSamples {
     static final String COMMITTER = "committer";
     /** The source reader's watermark behind the broker's clock: records read late close windows late. */
     static final String WATERMARK_LAG = "source watermark lag, ms";
-    /** Windows staged and handed to the committer, not yet committed. */
-    static final String PENDING = "committables pending";
+    /** Windows staged and handed to the commit operator, not yet in the lake (the busiest subtask's). */
+    static final String PENDING = "windows awaiting commit";
     private static final String SOURCE_WATERMARK_LAG = "Source__Queen_source.QueenSourceReader.watermarkLagMs";
-    private static final String COMMITTER_PENDING = "Lake_sink__Committer.pendingCommittables";
+    private static final String COMMITTER_PENDING = "Lake_sink__Commits.windowsAwaitingCommit";
 
     private final FlinkRest rest;
     private final RunProcess process;
