@@ -184,6 +184,65 @@ class VerifyCommandTest {
     }
 
     @Test
+    void aTableThatLacksWindowsTheLakeHasExitsOneNamingThemAndAHistoryLimitedOnPurposeDoesNot() throws Exception {
+        List<Manifest> manifests = new java.util.ArrayList<>();
+        lakeWithPointer("lacking", new WriterSettings(new io.queenlake.format.object.Format.Parquet(
+                io.queenlake.format.parquet.ParquetCodec.ZSTD), io.queenlake.format.model.Layout.MERGED,
+                io.queenlake.format.model.Align.HOUR, 1 << 20), manifests);
+        Map<String, String> catalog = Map.of("QUEEN_S3_FORMAT", "parquet", "QUEEN_LAKE_ICEBERG_CATALOG", "jdbc",
+                "QUEEN_LAKE_ICEBERG_URI", "jdbc:sqlite:" + dir.resolve("catalog.db"),
+                "QUEEN_LAKE_ICEBERG_WAREHOUSE", dir.resolve("warehouse").toUri().toString());
+
+
+        // The job, told to keep one window of history, creates the table while committing window 3.
+        Map<String, String> limited = new java.util.HashMap<>(catalog);
+        limited.put("QUEEN_LAKE_ICEBERG_BACKFILL_WINDOWS", "1");
+        Map<String, String> env = new java.util.HashMap<>(limited);
+        env.putAll(Map.of("QUEEN_URL", broker.url().toString(), "QUEEN_S3_BUCKET", "lake",
+                "QUEEN_S3_ENDPOINT", dir.toUri().toString()));
+        io.queenlake.job.config.LakeSettings settings = io.queenlake.job.config.SettingsLoader.load(env,
+                new String[] {"--queues", QUEUE}, new org.apache.flink.configuration.Configuration());
+        String root = settings.lakeRoot();
+        try (io.queenlake.job.iceberg.QueueTables tables = new io.queenlake.job.iceberg.QueueTables(
+                settings.catalog().orElseThrow(), "lacking", WORLD.tenant(), io.queenlake.format.model.Align.HOUR,
+                key -> root + "/" + key)) {
+            assertThat(tables.append(manifests.get(2), SIDECARS.manifest(3))).isTrue();
+        }
+        Outcome intended = verify("lacking", QUEUE, catalog);
+        assertThat(intended.exit()).as(intended.out()).isZero();
+        assertThat(intended.out()).contains("  Iceberg table queen_lake.queen.orders: 2 windows (2..3), 14 records; its"
+                + " history starts at window 2 (QUEEN_LAKE_ICEBERG_BACKFILL_WINDOWS): window 1 left out as intended\n");
+
+        // Someone removes the record of where the history starts: window 1 is now missing, not left out.
+        org.apache.iceberg.catalog.Catalog c = settings.catalog().get().open();
+        try {
+            c.loadTable(org.apache.iceberg.catalog.TableIdentifier.of("queen", "orders")).updateProperties()
+                    .remove("queen.lacking.first-window").commit();
+        } finally {
+            ((java.io.Closeable) c).close();
+        }
+        Outcome lacking = verify("lacking", QUEUE, catalog);
+        assertThat(lacking.exit()).as(lacking.out()).isOne();
+        assertThat(lacking.out()).contains("    problem: Iceberg table queen_lake.queen.orders lacks window 1 of the lake's"
+                + " 1..3: drop the table, and the job creates it again with the lake's windows (as"
+                + " QUEEN_LAKE_ICEBERG_BACKFILL_WINDOWS allows) before it appends its next one")
+                .contains("the lake has problems");
+
+        // Dropped (or forgotten by its catalog): the lake's every window is missing from it.
+        c = settings.catalog().get().open();
+        try {
+            c.dropTable(org.apache.iceberg.catalog.TableIdentifier.of("queen", "orders"), false);
+        } finally {
+            ((java.io.Closeable) c).close();
+        }
+        Outcome missing = verify("lacking", QUEUE, catalog);
+        assertThat(missing.exit()).as(missing.out()).isOne();
+        assertThat(missing.out()).contains("  Iceberg table queen_lake.queen.orders: missing\n"
+                + "    problem: Iceberg table queen_lake.queen.orders lacks windows 1..3 of the lake's 1..3: the job creates"
+                + " it with them (as QUEEN_LAKE_ICEBERG_BACKFILL_WINDOWS allows) before it appends its next window");
+    }
+
+    @Test
     void aDeletedObjectExitsOneNamingIt() throws Exception {
         Path bucket = lakeWithPointer("deleted");
         String key = ManifestJson.read(Files.readAllBytes(bucket.resolve(SIDECARS.manifest(2)))).objects().get(0).key();
