@@ -36,6 +36,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
+import java.util.stream.LongStream;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -364,11 +365,7 @@ class TableHistoryTest {
     }
 
     private static List<Long> range(long from, long to) {
-        List<Long> out = new ArrayList<>();
-        for (long k = from; k <= to; k++) {
-            out.add(k);
-        }
-        return out;
+        return LongStream.rangeClosed(from, to).boxed().toList();
     }
 
     private static CatalogLink link(DevCatalog catalog) {
