@@ -281,7 +281,7 @@ class TableHistoryTest {
 
     @Test
     void aLongHistoryIsRegisteredAThousandWindowsACommit() throws Exception {
-        int windows = 2_500;
+        int windows = 2_100;
         Lake lake = Lake.standIns("long", windows);
         long started = System.nanoTime();
         List<String> log;
@@ -294,17 +294,17 @@ class TableHistoryTest {
                 (System.nanoTime() - started) / 1_000_000L, String.join("\n  ", log));
         assertThat(log).hasSize(4);
         assertThat(log.get(0)).isEqualTo("INFO Iceberg table queen_lake.queen.long queue=long lacks the lake's windows"
-                + " 1..2499: registering them before window k=2500, up to 1000 windows a commit");
+                + " 1..2099: registering them before window k=2100, up to 1000 windows a commit");
         assertThat(log.subList(1, 4)).as("one line a commit: its windows, files, records and time").satisfiesExactly(
                 l -> assertThat(l).matches("INFO Iceberg table queen_lake\\.queen\\.long queue=long registered the lake's"
                         + " windows 1\\.\\.1000 \\(1000 files, 3000 records\\) in \\d+ ms \\(the commit \\d+ ms\\);"
-                        + " 1499 windows to go before k=2500"),
+                        + " 1099 windows to go before k=2100"),
                 l -> assertThat(l).contains("windows 1001..2000 (1000 files, 3000 records) in ")
-                        .endsWith("; 499 windows to go before k=2500"),
-                l -> assertThat(l).contains("windows 2001..2499 (499 files, 1497 records) in ")
-                        .endsWith("; 0 windows to go before k=2500"));
+                        .endsWith("; 99 windows to go before k=2100"),
+                l -> assertThat(l).contains("windows 2001..2099 (99 files, 297 records) in ")
+                        .endsWith("; 0 windows to go before k=2100"));
         Table table = table(rest, lake);
-        assertThat(runs(table)).containsExactly("1-1000", "1001-2000", "2001-2499", "2500");
+        assertThat(runs(table)).containsExactly("1-1000", "1001-2000", "2001-2099", "2100");
         TableCheck check = TableCheck.of(table, SINK, lake.queue, windows, lake.manifestsThrough(windows), lake::path);
         assertThat(check.problems()).isEmpty();
         assertThat(check.windows()).hasSize(windows);
