@@ -134,6 +134,12 @@ public enum Setting {
     ICEBERG_EXPIRE_EVERY_MS(SettingSpec.number("QUEEN_LAKE_ICEBERG_EXPIRE_EVERY_MS").defaultValue(60_000)
             .range(0, 86_400_000)
             .description("The least time between two snapshot expiries of one table.")),
+    ICEBERG_BACKFILL_WINDOWS(SettingSpec.text("QUEEN_LAKE_ICEBERG_BACKFILL_WINDOWS").defaultValue("all")
+            .pattern(Pattern.compile("(?i)all|[0-9]{1,12}"))
+            .allowed("all, or a number of windows (0 or more)")
+            .description("A queue's table the job creates (or finds without a window) while the lake already holds"
+                    + " committed windows first gets them from their manifests, at most this many before the window it"
+                    + " appends; the table records where its history starts (queen.<sink>.first-window).")),
     INSTANCE(QueenSourceOptions.INSTANCE),
     QUEEN_URL(QueenSourceOptions.QUEEN_URL),
     QUEEN_TOKEN(QueenSourceOptions.QUEEN_TOKEN),

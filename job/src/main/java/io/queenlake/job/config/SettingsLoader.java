@@ -224,7 +224,7 @@ public final class SettingsLoader {
                     Setting.ICEBERG_TOKEN, Setting.ICEBERG_CREDENTIAL, Setting.ICEBERG_USER, Setting.ICEBERG_PASSWORD,
                     Setting.ICEBERG_SNAPSHOT_MAX_AGE_MS, Setting.ICEBERG_SNAPSHOTS_KEPT, Setting.ICEBERG_SNAPSHOTS_MAX,
                     Setting.ICEBERG_METADATA_VERSIONS_KEPT, Setting.ICEBERG_MANIFESTS_MERGE_AT,
-                    Setting.ICEBERG_EXPIRE_EVERY_MS);
+                    Setting.ICEBERG_EXPIRE_EVERY_MS, Setting.ICEBERG_BACKFILL_WINDOWS);
             if ("none".equals(kind)) {
                 for (Setting s : detail) {
                     if (origin(s) != Origin.DEFAULT) {
@@ -284,7 +284,7 @@ public final class SettingsLoader {
             CatalogLink link = rest
                     ? CatalogLink.rest(uri, warehouse, namespace, token, credential, fileIo)
                     : CatalogLink.jdbc(uri, warehouse, namespace, text(Setting.ICEBERG_USER), raw(Setting.ICEBERG_PASSWORD), fileIo);
-            return link.withUpkeep(upkeep());
+            return link.withUpkeep(upkeep()).withBackfillWindows(text(Setting.ICEBERG_BACKFILL_WINDOWS));
         }
 
         /** How the tables are kept small: QUEEN_LAKE_ICEBERG_SNAPSHOT_MAX_AGE_MS and the rest. */

@@ -17,11 +17,12 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
  * How the committer reaches the Iceberg catalog, shipped with the job graph: the catalog's type
  * and properties (URI, warehouse, credentials, and the file IO the client writes Iceberg's own
  * manifests with: the lake's endpoint, region, path style and keys), the namespace of the
- * tables, and how the job keeps them small ({@link TableUpkeep}). Secrets never appear in
- * {@link #toString()}.
+ * tables, how the job keeps them small ({@link TableUpkeep}), and how many of the lake's
+ * committed windows a table the job creates gets before its first append ({@code backfillWindows},
+ * {@link TableHistory}). Secrets never appear in {@link #toString()}.
  */
-public record CatalogLink(String type, Map<String, String> properties, String namespace, TableUpkeep upkeep)
-        implements Serializable {
+public record CatalogLink(String type, Map<String, String> properties, String namespace, TableUpkeep upkeep,
+        long backfillWindows) implements Serializable {
 
     private static final long serialVersionUID = 1L;
     /**
@@ -34,21 +35,37 @@ public record CatalogLink(String type, Map<String, String> properties, String na
     private static final java.util.Set<String> SECRETS = java.util.Set.of("token", "credential", "jdbc.password",
             "s3.secret-access-key");
 
+    /** {@code backfillWindows}: a new table gets every committed window of the lake. */
+    public static final long ALL_WINDOWS = Long.MAX_VALUE;
+
     public CatalogLink {
         Objects.requireNonNull(type, "type");
         properties = Map.copyOf(properties);
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(upkeep, "upkeep");
+        if (backfillWindows < 0) {
+            throw new IllegalArgumentException("backfillWindows must be 0 or more, or ALL_WINDOWS: " + backfillWindows);
+        }
     }
 
-    /** A link whose tables are kept with the default upkeep ({@link TableUpkeep#DEFAULTS}). */
+    /**
+     * A link whose tables are kept with the default upkeep ({@link TableUpkeep#DEFAULTS}) and get
+     * the lake's whole history.
+     */
     public CatalogLink(String type, Map<String, String> properties, String namespace) {
-        this(type, properties, namespace, TableUpkeep.DEFAULTS);
+        this(type, properties, namespace, TableUpkeep.DEFAULTS, ALL_WINDOWS);
     }
 
     /** This link with another upkeep of its tables. */
     public CatalogLink withUpkeep(TableUpkeep upkeep) {
-        return new CatalogLink(type, properties, namespace, upkeep);
+        return new CatalogLink(type, properties, namespace, upkeep, backfillWindows);
+    }
+
+    /** This link with {@code QUEEN_LAKE_ICEBERG_BACKFILL_WINDOWS}: {@code all}, or a number of windows. */
+    public CatalogLink withBackfillWindows(String setting) {
+        long windows = setting == null || setting.strip().equalsIgnoreCase("all") ? ALL_WINDOWS
+                : Long.parseLong(setting.strip());
+        return new CatalogLink(type, properties, namespace, upkeep, windows);
     }
 
     /**
@@ -173,6 +190,7 @@ public record CatalogLink(String type, Map<String, String> properties, String na
     public String toString() {
         Map<String, String> shown = new LinkedHashMap<>();
         properties.forEach((k, v) -> shown.put(k, SECRETS.contains(k) ? "***" : k.equals("uri") ? masked(v) : v));
-        return "CatalogLink[" + type + ", " + shown + ", namespace " + namespace + ", " + upkeep + "]";
+        return "CatalogLink[" + type + ", " + shown + ", namespace " + namespace + ", " + upkeep + ", backfill "
+                + (backfillWindows == ALL_WINDOWS ? "all" : Long.toString(backfillWindows)) + " windows]";
     }
 }

@@ -28,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * queue's commit thread. Each table is kept small ({@link TableUpkeep}): its properties delete old
  * metadata files and merge manifests on every commit, set at creation and again where they differ
  * on a run's first append; its snapshots expire on a thread of their own ({@link TableMaintenance}).
+ * A table that lacks committed windows below the one appended (created while the lake already had
+ * windows, or behind it) first gets them from their manifests in the lake ({@link TableHistory}),
+ * so it holds the lake's windows as the lake does.
  */
 public final class QueueTables implements Closeable {
 
@@ -42,27 +45,38 @@ public final class QueueTables implements Closeable {
     /** Queues whose table's upkeep properties this run checked. */
     private final Set<String> upkept = new HashSet<>();
     private final TableMaintenance maintenance;
+    private final TableHistory history;
     private Catalog catalog;
 
-
     /**
-     * @param pathOfKey a lake key's path as readers open it ({@code s3://bucket/key})
+     * @param pathOfKey a lake key's path as readers open it ({@code s3://bucket/key}), and as the
+     *     committer writes it: the manifests of windows the table lacks are read there
      */
     public QueueTables(CatalogLink link, String sink, String tenant, Align align, Function<String, String> pathOfKey) {
+        this(link, sink, tenant, align, pathOfKey, TableHistory.throughFlink(pathOfKey), TableHistory.WINDOWS_PER_COMMIT,
+                TableHistory.FILES_PER_COMMIT);
+    }
+
+    /** With the lake read by {@code lake} and a backfill's runs bounded as given (tests). */
+    QueueTables(CatalogLink link, String sink, String tenant, Align align, Function<String, String> pathOfKey,
+            TableHistory.LakeReader lake, int windowsPerCommit, int filesPerCommit) {
         this.link = link;
         this.sink = sink;
         this.tenant = tenant;
         this.align = align;
         this.pathOfKey = pathOfKey;
         this.maintenance = new TableMaintenance(link.upkeep(), System::currentTimeMillis);
+        this.history = new TableHistory(lake, link.backfillWindows(), windowsPerCommit, filesPerCommit);
     }
 
     /**
-     * Appends the committed window to its queue's table unless the table holds it already.
+     * Appends the committed window to its queue's table unless the table holds it already; first
+     * the committed windows the table lacks below it, from their manifests ({@link TableHistory}).
      *
+     * @param manifestKey the window's manifest: the lake's other manifests are its neighbours
      * @return whether this call appended it
      * @throws TableRefusedException when no retry can append it (changed columns or partitioning,
-     *     refused credentials)
+     *     refused credentials, a committed window's manifest absent from the lake)
      * @throws CatalogUnavailableException when the catalog or its storage failed, to retry. Queues
      *     append at once (each table is one queue's, committed by one thread at a time).
      */
@@ -70,8 +84,16 @@ public final class QueueTables implements Closeable {
         WindowAppend.Outcome outcome;
         String table = link.tableOf(window.queue()).toString();
         long started = System.nanoTime();
+        String queue = window.queue();
         try {
-            outcome = WindowAppend.append(table(window.queue()), sink, window, manifestKey, pathOfKey);
+            Table t = table(queue);
+            history.fill(t, sink, window, manifestKey, pathOfKey, () -> maintenance.afterAppend(table,
+                    () -> loadForMaintenance(queue)));
+            outcome = WindowAppend.append(t, sink, window, manifestKey, pathOfKey);
+        } catch (IOException e) {
+            forget(queue);
+            throw new CatalogUnavailableException("could not read the lake's manifests of queue '" + queue
+                    + "' to register the windows " + table + " lacks below window k=" + window.k() + ": " + e, e);
         } catch (NotAuthorizedException | ForbiddenException e) {
             throw refusedCredentials(e);
         } catch (TableRefusedException e) {
@@ -83,7 +105,6 @@ public final class QueueTables implements Closeable {
                     + " of queue '" + window.queue() + "' to " + table + ": " + e, e);
         }
         if (outcome == WindowAppend.Outcome.APPENDED) {
-            String queue = window.queue();
             maintenance.afterAppend(table, () -> loadForMaintenance(queue));
             LOG.info("window appended to Iceberg table {} queue={} k={} files={}", table, window.queue(),
                     window.k(), window.objects().size());
@@ -207,6 +228,7 @@ public final class QueueTables implements Closeable {
     @Override
     public synchronized void close() throws IOException {
         maintenance.close();
+        history.close();
         if (catalog instanceof Closeable closeable) {
             closeable.close();
         }

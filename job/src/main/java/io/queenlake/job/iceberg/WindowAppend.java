@@ -35,6 +35,12 @@ import org.apache.iceberg.types.Types;
  * holds (the newest ancestor snapshot this sink wrote, or the property, whichever is higher) at or
  * above {@code k} means a crashed or retried run appended it already, as Flink's Iceberg sink finds
  * its last committed checkpoint in the snapshot summary.
+ *
+ * <p>Windows the lake committed before the table had them ({@link TableHistory}) are registered the
+ * same way, a run of consecutive windows {@code a..b} as one snapshot: {@code queen.window} names
+ * the highest, {@code b} (so the check above needs nothing else), {@code queen.windows} the run
+ * {@code a-b}. The commit that gives a table its first window also sets
+ * {@code queen.<sink>.first-window}, where the table's history starts.
  */
 final class WindowAppend {
 
@@ -44,6 +50,8 @@ final class WindowAppend {
     static final String SUMMARY_T_START = "queen.window.t-start";
     static final String SUMMARY_T_END = "queen.window.t-end";
     static final String SUMMARY_MANIFEST = "queen.manifest";
+    /** A snapshot that registered a run of windows {@code a..b}: {@code a-b}. */
+    static final String SUMMARY_WINDOWS = "queen.windows";
 
     /** What happened to the window. */
     enum Outcome {
@@ -55,6 +63,32 @@ final class WindowAppend {
 
     static String lastWindowProperty(String sink) {
         return "queen." + sink + ".last-window";
+    }
+
+    static String firstWindowProperty(String sink) {
+        return "queen." + sink + ".first-window";
+    }
+
+    /** Where the table's history of the sink starts, as the job recorded it; 0 where it did not. */
+    static long firstWindowRecorded(Table table, String sink) {
+        return parse(table.properties().get(firstWindowProperty(sink)));
+    }
+
+    /**
+     * The windows {@code [a, b]} a snapshot of this sink registered: its run ({@code queen.windows})
+     * or its one window.
+     */
+    static long[] windowsOf(Snapshot s) {
+        long last = parse(s.summary().get(SUMMARY_WINDOW));
+        String run = s.summary().get(SUMMARY_WINDOWS);
+        if (run != null) {
+            int dash = run.indexOf('-');
+            long first = dash > 0 ? parse(run.substring(0, dash)) : 0;
+            if (first > 0 && first <= last) {
+                return new long[] {first, last};
+            }
+        }
+        return new long[] {last, last};
     }
 
     /** The highest window of {@code sink}'s {@code queue} the table holds, 0 for none. */
@@ -99,19 +133,79 @@ final class WindowAppend {
     /**
      * Appends the window unless the table holds it already.
      *
+     * @param table the table as just read from the catalog (or as this job's own commits since left it)
      * @param manifestKey the window's manifest, named in the snapshot summary
      * @param pathOfKey the object's path as readers open it ({@code s3://bucket/key})
      */
     static Outcome append(Table table, String sink, Manifest m, String manifestKey, Function<String, String> pathOfKey) {
-        table.refresh();
-        if (lastAppended(table, sink, m.queue()) >= m.k()) {
+        long last = lastAppended(table, sink, m.queue());
+        if (last >= m.k()) {
             return Outcome.ALREADY_IN_TABLE;
         }
+        commit(table, sink, List.of(m), manifestKey, last == 0, pathOfKey);
+        return Outcome.APPENDED;
+    }
+
+    /**
+     * Registers consecutive windows of one queue, oldest first, as one snapshot in one transaction
+     * that also moves {@code queen.<sink>.last-window} to the last of them.
+     *
+     * @param lastManifestKey the last window's manifest, named in the snapshot summary
+     * @param first whether these are the first windows the table gets: then the transaction also
+     *     records where its history starts ({@code queen.<sink>.first-window})
+     */
+    static void commit(Table table, String sink, List<Manifest> windows, String lastManifestKey, boolean first,
+            Function<String, String> pathOfKey) {
+        Manifest oldest = windows.get(0);
+        Manifest newest = windows.get(windows.size() - 1);
+        requireLakeColumns(table, newest);
+        Transaction tx = table.newTransaction();
+        // A merging append (as Flink's Iceberg sink commits): once commit.manifest.min-count-to-merge
+        // small manifests gathered it writes them as one, so the manifests do not grow one per window.
+        AppendFiles append = tx.newAppend();
+        for (Manifest m : windows) {
+            dataFiles(table, m, pathOfKey).forEach(append::appendFile);
+        }
+        append.set(SUMMARY_SINK, sink)
+                .set(SUMMARY_QUEUE, newest.queue())
+                .set(SUMMARY_WINDOW, Long.toString(newest.k()))
+                .set(SUMMARY_T_START, Long.toString(oldest.tStart()))
+                .set(SUMMARY_T_END, Long.toString(newest.tEnd()))
+                .set(SUMMARY_MANIFEST, lastManifestKey);
+        if (windows.size() > 1) {
+            append.set(SUMMARY_WINDOWS, oldest.k() + "-" + newest.k());
+        }
+        append.commit();
+        var properties = tx.updateProperties().set(lastWindowProperty(sink), Long.toString(newest.k()));
+        if (first && table.properties().get(firstWindowProperty(sink)) == null) {
+            properties.set(firstWindowProperty(sink), Long.toString(oldest.k()));
+        }
+        properties.commit();
+        tx.commitTransaction();
+    }
+
+    private static void requireLakeColumns(Table table, Manifest m) {
         if (!LakeTableLayout.holdsLakeColumns(table.schema())) {
             throw new TableRefusedException("the Iceberg table " + table.name() + " of queue '" + m.queue()
                     + "' no longer has the lake's columns (partition, offset, transaction_id, ts, payload) with their"
                     + " ids and types: " + table.schema().asStruct() + "; restore them (or drop the table, which the job"
                     + " creates again) before window k=" + m.k() + " can be appended");
+        }
+    }
+
+    /**
+     * Whether the window's objects are Parquet, which the table reads. A lake that was JSONL before
+     * {@code QUEEN_S3_FORMAT=parquet} (which the catalog needs) keeps those windows to itself: they
+     * count as registered, with no data file.
+     */
+    static boolean inParquet(Manifest m) {
+        return "parquet".equals(m.format());
+    }
+
+    /** The window's objects as data files of the table, in place (none for a window that is not Parquet). */
+    private static List<DataFile> dataFiles(Table table, Manifest m, Function<String, String> pathOfKey) {
+        if (!inParquet(m)) {
+            return List.of();
         }
         List<DataFile> files = new ArrayList<>(m.objects().size());
         for (ManifestObject o : m.objects()) {
@@ -125,21 +219,7 @@ final class WindowAppend {
             }
             files.add(file.build());
         }
-        Transaction tx = table.newTransaction();
-        // A merging append (as Flink's Iceberg sink commits): once commit.manifest.min-count-to-merge
-        // small manifests gathered it writes them as one, so the manifests do not grow one per window.
-        AppendFiles append = tx.newAppend();
-        files.forEach(append::appendFile);
-        append.set(SUMMARY_SINK, sink)
-                .set(SUMMARY_QUEUE, m.queue())
-                .set(SUMMARY_WINDOW, Long.toString(m.k()))
-                .set(SUMMARY_T_START, Long.toString(m.tStart()))
-                .set(SUMMARY_T_END, Long.toString(m.tEnd()))
-                .set(SUMMARY_MANIFEST, manifestKey);
-        append.commit();
-        tx.updateProperties().set(lastWindowProperty(sink), Long.toString(m.k())).commit();
-        tx.commitTransaction();
-        return Outcome.APPENDED;
+        return files;
     }
 
     /** The record count and the window's stamps as true (if loose) bounds of every object's {@code ts}. */

@@ -208,7 +208,8 @@ class StatusCommandTest {
 
         assertThat(status(env, "--sink", sink, "--queue", "orders,refunds"))
                 .contains("through window k=1 (appended ")
-                .contains(", behind the commit pointer's k=3: windows 2..3 were committed without the catalog");
+                .contains(", behind the commit pointer's k=3: it lacks windows 2..3 of the lake's 1..3, committed without"
+                        + " the catalog; the job registers them before it appends its next window");
 
         Path fresh = dir.resolve("fresh.db");
         String out = status(jdbcCatalog(dir, "fresh.db"), "--sink", sink, "--queue", "orders");

@@ -135,24 +135,55 @@ class VerifyCommandTest {
                 .contains("the lake is consistent");
     }
 
-    @Test
-    void anIcebergTableIsCheckedAgainstTheManifestsAndAWindowAppendedTwiceIsNamed() throws Exception {
-        List<Manifest> manifests = new java.util.ArrayList<>();
-        lakeWithPointer("tables", new WriterSettings(new io.queenlake.format.object.Format.Parquet(
+    /** A lake of three Parquet windows under {@code sink}, its manifests added to {@code manifests}. */
+    private void parquetLakeWithPointer(String sink, List<Manifest> manifests) throws IOException {
+        lakeWithPointer(sink, new WriterSettings(new io.queenlake.format.object.Format.Parquet(
                 io.queenlake.format.parquet.ParquetCodec.ZSTD), io.queenlake.format.model.Layout.MERGED,
                 io.queenlake.format.model.Align.HOUR, 1 << 20), manifests);
-        Map<String, String> catalog = Map.of("QUEEN_S3_FORMAT", "parquet", "QUEEN_LAKE_ICEBERG_CATALOG", "jdbc",
+    }
+
+    /** The settings of a JDBC catalog on SQLite in the test folder. */
+    private Map<String, String> jdbcCatalog() {
+        return Map.of("QUEEN_S3_FORMAT", "parquet", "QUEEN_LAKE_ICEBERG_CATALOG", "jdbc",
                 "QUEEN_LAKE_ICEBERG_URI", "jdbc:sqlite:" + dir.resolve("catalog.db"),
                 "QUEEN_LAKE_ICEBERG_WAREHOUSE", dir.resolve("warehouse").toUri().toString());
+    }
+
+    /** The job's settings with {@code catalog}'s, over the test's lake and broker. */
+    private io.queenlake.job.config.LakeSettings jobSettings(Map<String, String> catalog) {
         Map<String, String> env = new java.util.HashMap<>(catalog);
         env.putAll(Map.of("QUEEN_URL", broker.url().toString(), "QUEEN_S3_BUCKET", "lake",
                 "QUEEN_S3_ENDPOINT", dir.toUri().toString()));
-        io.queenlake.job.config.LakeSettings settings = io.queenlake.job.config.SettingsLoader.load(env,
-                new String[] {"--queues", QUEUE}, new org.apache.flink.configuration.Configuration());
+        return io.queenlake.job.config.SettingsLoader.load(env, new String[] {"--queues", QUEUE},
+                new org.apache.flink.configuration.Configuration());
+    }
+
+    /** The committer's side of the queues' tables, as the job with {@code settings} opens it. */
+    private static io.queenlake.job.iceberg.QueueTables tables(io.queenlake.job.config.LakeSettings settings, String sink) {
         String root = settings.lakeRoot();
-        try (io.queenlake.job.iceberg.QueueTables tables = new io.queenlake.job.iceberg.QueueTables(
-                settings.catalog().orElseThrow(), "tables", WORLD.tenant(), io.queenlake.format.model.Align.HOUR,
-                key -> root + "/" + key)) {
+        return new io.queenlake.job.iceberg.QueueTables(settings.catalog().orElseThrow(), sink, WORLD.tenant(),
+                io.queenlake.format.model.Align.HOUR, key -> root + "/" + key);
+    }
+
+    /** Changes the catalog of {@code settings} as someone else would, through a client of their own. */
+    private static void onTheCatalog(io.queenlake.job.config.LakeSettings settings,
+            java.util.function.Consumer<org.apache.iceberg.catalog.Catalog> change) throws IOException {
+        org.apache.iceberg.catalog.Catalog c = settings.catalog().get().open();
+        try {
+            change.accept(c);
+        } finally {
+            ((java.io.Closeable) c).close();
+        }
+    }
+
+    @Test
+    void anIcebergTableIsCheckedAgainstTheManifestsAndAWindowAppendedTwiceIsNamed() throws Exception {
+        List<Manifest> manifests = new java.util.ArrayList<>();
+        parquetLakeWithPointer("tables", manifests);
+        Map<String, String> catalog = jdbcCatalog();
+        io.queenlake.job.config.LakeSettings settings = jobSettings(catalog);
+        String root = settings.lakeRoot();
+        try (io.queenlake.job.iceberg.QueueTables tables = tables(settings, "tables")) {
             for (Manifest m : manifests) {
                 assertThat(tables.append(m, SIDECARS.manifest(m.k()))).isTrue();
             }
@@ -164,8 +195,7 @@ class VerifyCommandTest {
         assertThat(clean.out()).contains("Iceberg table queen_lake.queen.orders: 3 windows (1..3), 21 records");
 
         // Someone appends window 2's objects again in this sink's name.
-        org.apache.iceberg.catalog.Catalog c = settings.catalog().get().open();
-        try {
+        onTheCatalog(settings, c -> {
             org.apache.iceberg.Table table = c.loadTable(org.apache.iceberg.catalog.TableIdentifier.of("queen", "orders"));
             var again = table.newFastAppend();
             for (var o : manifests.get(1).objects()) {
@@ -175,12 +205,47 @@ class VerifyCommandTest {
                         .withPartition(table.newScan().planFiles().iterator().next().file().partition()).build());
             }
             again.set("queen.sink", "tables").set("queen.queue", QUEUE).set("queen.window", "2").commit();
-        } finally {
-            ((java.io.Closeable) c).close();
-        }
+        });
         Outcome twice = verify("tables", QUEUE, catalog);
         assertThat(twice.exit()).as(twice.out()).isOne();
         assertThat(twice.out()).contains("window 2 is appended twice to queen_lake.queen.orders");
+    }
+
+    @Test
+    void aTableThatLacksWindowsTheLakeHasExitsOneNamingThemAndAHistoryLimitedOnPurposeDoesNot() throws Exception {
+        List<Manifest> manifests = new java.util.ArrayList<>();
+        parquetLakeWithPointer("lacking", manifests);
+        Map<String, String> catalog = jdbcCatalog();
+
+        // The job, told to keep one window of history, creates the table while committing window 3.
+        Map<String, String> limited = new java.util.HashMap<>(catalog);
+        limited.put("QUEEN_LAKE_ICEBERG_BACKFILL_WINDOWS", "1");
+        io.queenlake.job.config.LakeSettings settings = jobSettings(limited);
+        try (io.queenlake.job.iceberg.QueueTables tables = tables(settings, "lacking")) {
+            assertThat(tables.append(manifests.get(2), SIDECARS.manifest(3))).isTrue();
+        }
+        Outcome intended = verify("lacking", QUEUE, catalog);
+        assertThat(intended.exit()).as(intended.out()).isZero();
+        assertThat(intended.out()).contains("  Iceberg table queen_lake.queen.orders: 2 windows (2..3), 14 records; its"
+                + " history starts at window 2 (QUEEN_LAKE_ICEBERG_BACKFILL_WINDOWS): window 1 left out as intended\n");
+
+        // Someone removes the record of where the history starts: window 1 is now missing, not left out.
+        onTheCatalog(settings, c -> c.loadTable(org.apache.iceberg.catalog.TableIdentifier.of("queen", "orders"))
+                .updateProperties().remove("queen.lacking.first-window").commit());
+        Outcome lacking = verify("lacking", QUEUE, catalog);
+        assertThat(lacking.exit()).as(lacking.out()).isOne();
+        assertThat(lacking.out()).contains("    problem: Iceberg table queen_lake.queen.orders lacks window 1 of the lake's"
+                + " 1..3: drop the table, and the job creates it again with the lake's windows (as"
+                + " QUEEN_LAKE_ICEBERG_BACKFILL_WINDOWS allows) before it appends its next one")
+                .contains("the lake has problems");
+
+        // Dropped (or forgotten by its catalog): the lake's every window is missing from it.
+        onTheCatalog(settings, c -> c.dropTable(org.apache.iceberg.catalog.TableIdentifier.of("queen", "orders"), false));
+        Outcome missing = verify("lacking", QUEUE, catalog);
+        assertThat(missing.exit()).as(missing.out()).isOne();
+        assertThat(missing.out()).contains("  Iceberg table queen_lake.queen.orders: missing\n"
+                + "    problem: Iceberg table queen_lake.queen.orders lacks windows 1..3 of the lake's 1..3: the job creates"
+                + " it with them (as QUEEN_LAKE_ICEBERG_BACKFILL_WINDOWS allows) before it appends its next window");
     }
 
     @Test

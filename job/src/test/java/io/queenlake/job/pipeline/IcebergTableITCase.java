@@ -15,17 +15,12 @@ import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.iceberg.CatalogLink;
 import io.queenlake.job.iceberg.QueueTableName;
 import io.queenlake.job.sink.CrashPoint;
+import io.queenlake.job.testutils.IcebergRows;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.configuration.Configuration;
@@ -38,8 +33,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.IcebergGenerics;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.junit.jupiter.api.AfterAll;
@@ -321,28 +314,11 @@ class IcebergTableITCase {
         return out;
     }
 
-    /** partition, offset, ts (micros) and payload text of each row. */
     private static List<String> rowsOf(Table table) throws IOException {
-        List<String> rows = new ArrayList<>();
-        try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
-            for (Record r : records) {
-                OffsetDateTime ts = (OffsetDateTime) r.getField("ts");
-                long micros = ChronoUnit.MICROS.between(OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC), ts);
-                rows.add(r.getField("partition") + "|" + r.getField("offset") + "|" + micros + "|" + r.getField("payload"));
-            }
-        }
-        Set<String> distinct = new HashSet<>(rows);
-        assertThat(distinct).as("no row twice").hasSize(rows.size());
-        return rows;
+        return IcebergRows.of(table);
     }
 
     private static List<String> rowsOf(List<LogRecord> log) {
-        List<String> rows = new ArrayList<>();
-        for (LogRecord r : log) {
-            String payload = r.payload() == null || r.payload().length == 0 ? null
-                    : new String(r.payload(), StandardCharsets.UTF_8);
-            rows.add(r.partition() + "|" + r.offset() + "|" + r.tsMicros() + "|" + payload);
-        }
-        return rows;
+        return IcebergRows.of(log);
     }
 }

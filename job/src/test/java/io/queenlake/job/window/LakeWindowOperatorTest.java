@@ -22,6 +22,7 @@ import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.format.model.WindowBounds;
 import io.queenlake.format.window.WindowInput;
+import io.queenlake.job.testutils.CapturedLog;
 import io.queenlake.source.OpenWindows;
 import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueFrontier;
@@ -841,21 +842,7 @@ class LakeWindowOperatorTest {
             {'"', (byte) 0xED, (byte) 0xA0, (byte) 0xBD, (byte) 0xED, (byte) 0xB8, (byte) 0x80, '"'},
             {'"', (byte) 0xF8, '"'},
         };
-        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        org.apache.logging.log4j.core.Logger logger = org.apache.logging.log4j.core.LoggerContext.getContext(false)
-                .getLogger(LakeWindowOperator.class.getName());
-        org.apache.logging.log4j.core.appender.AbstractAppender capture =
-                new org.apache.logging.log4j.core.appender.AbstractAppender("rewrites", null, null, true,
-                        org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
-                    @Override
-                    public void append(org.apache.logging.log4j.core.LogEvent event) {
-                        lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
-                    }
-                };
-        capture.start();
-        org.apache.logging.log4j.Level level = logger.getLevel();
-        logger.addAppender(capture); // (re-reads the configuration's level, so the level is set after it)
-        logger.setLevel(org.apache.logging.log4j.Level.WARN); // whatever the test log configuration says
+        CapturedLog log = new CapturedLog(LakeWindowOperator.class, org.apache.logging.log4j.Level.WARN);
         try (var h = harness(settings("rewrites", 1 << 20, 0))) {
             h.open();
             start(h, "orders");
@@ -869,10 +856,9 @@ class LakeWindowOperatorTest {
             assertThat(drain(h)).hasSize(1);
             assertThat(operator(h).metricsOf("orders").payloadsRewritten()).isEqualTo(3);
         } finally {
-            logger.removeAppender(capture);
-            logger.setLevel(level);
+            log.close();
         }
-        assertThat(lines.stream().filter(l -> l.contains("payload rewritten"))).containsExactly(
+        assertThat(log.lines().stream().filter(l -> l.contains("payload rewritten"))).containsExactly(
                 "WARN payload rewritten: queue=orders partition=p-0 offset=40: byte 0xC0 at 1 is not well-formed UTF-8;"
                         + " the lake holds it as a JSON string of its lossy UTF-8",
                 "WARN payload rewritten: queue=orders partition=p-1 offset=41: byte 0xED at 1 is not well-formed UTF-8;"
