@@ -42,9 +42,9 @@ import org.slf4j.LoggerFactory;
  * (discovery passes), where each new partition starts, which reader owns it, and after every
  * complete pass the safeTime and last offsets each reader judges its frontier against.
  *
- * <p>Threads: every broker call runs off the coordinator thread ({@code callAsync}: a lease round
- * every TTL/3, a discovery run every discovery interval, and one of each at once when a listing
- * adds queues or a lease is won); the handlers, on the coordinator thread, only merge answers,
+ * <p>Threads: every broker call runs off the coordinator thread (a lease round every TTL/3 on a
+ * thread of its own, {@link LeaseRounds}; a discovery run every discovery interval on Flink's
+ * worker, {@code callAsync}; and one of each at once when a listing adds queues or a lease is won); the handlers, on the coordinator thread, only merge answers,
  * assign and send events. The next discovery run reads an immutable {@link DiscoveryInput} the
  * coordinator thread publishes.
  *
@@ -67,6 +67,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     private final QueenSourceConfig config;
     private final SplitEnumeratorContext<QueueSplit> context;
     private final LeaseKeeper leases;
+    private final LeaseRounds leaseRounds;
     private final CommitPointers pointers;
     private final DiscoveryRun discovery;
     private final StartPlanLoader plans;
@@ -94,13 +95,20 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
                 .token(config.token())
                 .tenant(config.tenant())
                 .requestTimeout(Duration.ofMillis(config.requestTimeoutMs()))
-                .build());
+                .build(), LeaseRounds.ownThread(context, "queen-source-leases-" + config.sink()));
     }
 
+    /** With a given broker client, the lease rounds on the context's worker: tests drive them by hand. */
     QueenSplitEnumerator(QueenSourceConfig config, SplitEnumeratorContext<QueueSplit> context,
             QueenEnumState state, QueenClient client) {
+        this(config, context, state, client, LeaseRounds.onContext(context));
+    }
+
+    private QueenSplitEnumerator(QueenSourceConfig config, SplitEnumeratorContext<QueueSplit> context,
+            QueenEnumState state, QueenClient client, LeaseRounds leaseRounds) {
         this.config = config;
         this.context = context;
+        this.leaseRounds = leaseRounds;
         this.leases = new LeaseKeeper(client, new SinkKeys(config.sink()), config.instance(), config.leaseTtlMs());
         this.pointers = new CommitPointers(client, config.sink());
         this.plans = new StartPlanLoader(client, config.sink(), config.tenant(), config.lakeRoot());
@@ -139,7 +147,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
             restored.forEach(queue -> refused.awaitCheck(queue, now));
             checkStarted(restored);
         }
-        context.callAsync(this::leaseRound, this::onLeases, 0, leases.refreshIntervalMs());
+        leaseRounds.every(leases.refreshIntervalMs(), this::leaseRound, this::onLeases);
         context.callAsync(() -> discovery.run(nextInput), this::onDiscovery, 0, config.discoveryIntervalMs());
     }
 
@@ -354,7 +362,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         if (added) {
             // Ask for the new queues' leases now, not a lease interval (a third of the TTL) later; a
             // won lease then runs its discovery at once (onLeases).
-            context.callAsync(this::leaseRound, this::onLeases);
+            leaseRounds.once(this::leaseRound, this::onLeases);
         }
     }
 
@@ -493,6 +501,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     /** Releases every lease and the presence row (a bounded blocking call; the job is stopping). */
     @Override
     public void close() {
+        leaseRounds.close();
         plans.close();
         leases.releaseAll();
     }
