@@ -100,19 +100,12 @@ final class CommitLanes implements AutoCloseable {
                     continue;
                 }
                 lane.windows.addLast(window);
-                if (!lane.busy && lane.windows.size() == 1) {
+                if (!lane.busy) {
                     lane.busy = true;
                     ready.addLast(lane);
                 }
             }
             startReady();
-        }
-    }
-
-    /** Windows submitted and not yet in the lake (stopped lanes' windows excluded). */
-    int waiting() {
-        synchronized (lock) {
-            return lanes.values().stream().filter(l -> !l.stopped).mapToInt(l -> l.windows.size()).sum();
         }
     }
 
@@ -213,12 +206,11 @@ final class CommitLanes implements AutoCloseable {
         if (windows.isEmpty()) {
             return;
         }
-        Map<String, Integer> perQueue = new HashMap<>();
-        windows.forEach(w -> perQueue.merge(w.queue(), 1, Integer::sum));
         CountDownLatch settled = new CountDownLatch(windows.size());
         AtomicReference<RuntimeException> firstFailure = new AtomicReference<>();
+        // Per queue, its windows not yet settled: a stopped lane settles all of them at once.
         Map<String, AtomicInteger> left = new ConcurrentHashMap<>();
-        perQueue.forEach((queue, n) -> left.put(queue, new AtomicInteger(n)));
+        windows.forEach(w -> left.computeIfAbsent(w.queue(), q -> new AtomicInteger()).incrementAndGet());
         Outcomes waiting = new Outcomes() {
             @Override
             public void committed(WindowCommittable window, CommitStep step) {
