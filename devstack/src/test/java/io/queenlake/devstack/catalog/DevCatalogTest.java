@@ -1,7 +1,7 @@
 package io.queenlake.devstack.catalog;
 
-import static org.apache.iceberg.types.Types.NestedField.optional;
-import static org.apache.iceberg.types.Types.NestedField.required;
+import static io.queenlake.devstack.catalog.QueueTableShape.BY_HOUR;
+import static io.queenlake.devstack.catalog.QueueTableShape.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,8 +18,6 @@ import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionKey;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -33,7 +31,6 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.rest.RESTCatalog;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,13 +44,6 @@ import org.junit.jupiter.api.io.TempDir;
 class DevCatalogTest {
 
     /** A mirrored queue's table, as the job lays it out: one row a message, partitioned by the hour. */
-    private static final Schema SCHEMA = new Schema(
-            required(1, "partition", Types.StringType.get()),
-            required(2, "offset", Types.LongType.get()),
-            required(3, "transaction_id", Types.StringType.get()),
-            required(4, "ts", Types.TimestampType.withZone()),
-            optional(5, "payload", Types.StringType.get()));
-    private static final PartitionSpec BY_HOUR = PartitionSpec.builderFor(SCHEMA).hour("ts").build();
     private static final Namespace QUEEN = Namespace.of("queen");
 
     @TempDir

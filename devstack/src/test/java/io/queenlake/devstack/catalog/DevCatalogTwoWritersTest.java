@@ -1,7 +1,7 @@
 package io.queenlake.devstack.catalog;
 
-import static org.apache.iceberg.types.Types.NestedField.optional;
-import static org.apache.iceberg.types.Types.NestedField.required;
+import static io.queenlake.devstack.catalog.QueueTableShape.BY_HOUR;
+import static io.queenlake.devstack.catalog.QueueTableShape.SCHEMA;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.devstack.s3.EmbeddedS3;
@@ -14,15 +14,12 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionData;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.Transaction;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,13 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DevCatalogTwoWritersTest {
 
-    private static final Schema SCHEMA = new Schema(
-            required(1, "partition", Types.StringType.get()),
-            required(2, "offset", Types.LongType.get()),
-            required(3, "transaction_id", Types.StringType.get()),
-            required(4, "ts", Types.TimestampType.withZone()),
-            optional(5, "payload", Types.StringType.get()));
-    private static final PartitionSpec BY_HOUR = PartitionSpec.builderFor(SCHEMA).hour("ts").build();
     private static final TableIdentifier ORDERS = TableIdentifier.of(Namespace.of("queen"), "orders");
 
     @TempDir
