@@ -77,9 +77,9 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
      * Workers compress (CPU), then wait on the bucket for three requests a window (create, part,
      * complete: 20-50 ms each on a real S3): 16 stage about 100-250 windows a second, the burst of
      * thousands of queues on one grid boundary within a minute, while compression keeps every core
-     * busy. More only crowd the cores (64 a subtask on two cores with a loopback bucket staged half
-     * as many, each window again after its calls timed out). The staging cap, not the thread count,
-     * bounds the memory.
+     * busy. More only crowd the cores: with 64 a subtask (and the embedded bucket at 256 threads) two
+     * cores committed 56 windows a second of 1,500 queues against 79 with 16, each window staged 2.9
+     * times after its calls timed out. The staging cap, not the thread count, bounds the memory.
      */
     static final int WORKER_THREADS = 16;
 
