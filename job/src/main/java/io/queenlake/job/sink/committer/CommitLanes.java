@@ -32,6 +32,8 @@ final class CommitLanes implements AutoCloseable {
 
     private static final long FIRST_PAUSE_MS = 200;
     private static final long LONGEST_PAUSE_MS = 10_000;
+    /** How long {@link #close} lets the runs in flight end. */
+    static final long FINISHING_MS = 10_000;
 
     /** Where the lanes report; called on their threads. */
     interface Outcomes {
@@ -236,7 +238,12 @@ final class CommitLanes implements AutoCloseable {
         }
     }
 
-    /** Stops the lanes: a run in flight is interrupted; its windows stay where the caller keeps them (Flink state). */
+    /**
+     * Stops the lanes: no run starts and no paused lane resumes, while the runs in flight get
+     * {@link #FINISHING_MS} to end, so a job stopped right after a checkpoint leaves the commits it
+     * had started done, as Flink's committer did; a run still going then (a hanging bucket) is
+     * interrupted. Windows not committed stay where the caller keeps them (Flink state).
+     */
     @Override
     public void close() {
         synchronized (lock) {
@@ -244,6 +251,14 @@ final class CommitLanes implements AutoCloseable {
             ready.clear();
         }
         pauses.shutdownNow();
-        threads.shutdownNow();
+        threads.shutdown();
+        try {
+            if (!threads.awaitTermination(FINISHING_MS, TimeUnit.MILLISECONDS)) {
+                threads.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            threads.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 }
