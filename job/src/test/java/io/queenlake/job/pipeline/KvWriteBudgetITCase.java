@@ -55,7 +55,8 @@ class KvWriteBudgetITCase {
 
     @Test
     void twoQueuesCommitEveryRecordOnceWithinTenKvWriteCallsASecond() throws Exception {
-        LakeJob job = LakeJob.of("budgeted", rig.fileRoot("budgeted"), QUEUES);
+        // A refresh refused three times waits 3 s of Retry-After: a 2 s lease would expire under it.
+        LakeJob job = LakeJob.of("budgeted", rig.fileRoot("budgeted"), QUEUES).leaseTtlMs(6_000);
         SeededProducer producer = new SeededProducer(rig.client, 41, QUEUES, PARTITIONS);
 
         AtomicBoolean spending = new AtomicBoolean(true);

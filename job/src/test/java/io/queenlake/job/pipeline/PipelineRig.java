@@ -38,7 +38,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * the real graph ({@link io.queenlake.job.pipeline.LakePipeline}: QueenSource, broker-clock windows,
  * the lake sink) started with {@code executeAsync} on the test class's MiniCluster, with short
  * settings: windows of {@value #WINDOW_MS} ms (unless the job says otherwise), guard {@value #GUARD_MS} ms, discovery every
- * {@value #DISCOVERY_MS} ms, lease TTL {@value #LEASE_TTL_MS} ms, a checkpoint every
+ * {@value #DISCOVERY_MS} ms, lease TTL {@value #LEASE_TTL_MS} ms (unless the job says otherwise), a checkpoint every
  * {@value #CHECKPOINT_MS} ms. Waits poll with a deadline and fail printing the state they saw.
  */
 final class PipelineRig implements AutoCloseable {
@@ -145,7 +145,7 @@ final class PipelineRig implements AutoCloseable {
                 .start(job.start())
                 .safeGuardMs(GUARD_MS)
                 .discoveryIntervalMs(DISCOVERY_MS)
-                .leaseTtlMs(LEASE_TTL_MS)
+                .leaseTtlMs(job.leaseTtlMs())
                 .maxWindowMs(job.windowMs())
                 .lakeRoot(job.root() + "/" + Prefix.DEFAULT.value())
                 .requestTimeoutMs(5_000)

@@ -35,9 +35,19 @@ record RunningJob(LakeJob spec, JobClient client, LakeSink sink) {
     void assertRunning() {
         JobStatus status = status();
         if (status.isGloballyTerminalState()) {
-            throw new AssertionError("job " + spec.sink() + " ended as " + status + " while it should run",
-                    failure(Duration.ofSeconds(5)));
+            Throwable failure = failure(Duration.ofSeconds(5));
+            // The root cause in the message: a CI log's summary shows messages, not causes.
+            throw new AssertionError("job " + spec.sink() + " ended as " + status + " while it should run"
+                    + (failure == null ? "" : ": " + rootCause(failure)), failure);
         }
+    }
+
+    private static String rootCause(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.toString();
     }
 
     /** What the job failed with, waiting up to {@code timeout} for it to end; null if it ended without failure. */
