@@ -1,5 +1,6 @@
 package io.queenlake.broker.kv;
 
+import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.Intent;
 import java.util.Optional;
 
@@ -15,8 +16,8 @@ public record ObservedIntent(Optional<Intent> intent, long version) {
         return new ObservedIntent(Optional.empty(), 0);
     }
 
-    /** The intent, when it names the window right after a pointer at {@code committedK}: a window to finish. */
-    public Optional<Intent> openAbove(long committedK) {
-        return intent.filter(i -> i.k() == committedK + 1);
+    /** The intent, when it is open after {@code pointer} ({@link Intent#isOpenAfter}): a window to finish. */
+    public Optional<Intent> openAfter(Optional<Committed> pointer) {
+        return intent.filter(i -> i.isOpenAfter(pointer));
     }
 }

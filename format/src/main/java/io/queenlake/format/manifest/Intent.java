@@ -2,6 +2,7 @@ package io.queenlake.format.manifest;
 
 import io.queenlake.format.model.Layout;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The KV document {@code s3:<sink>:<escQueue>:intent}: the window being committed and the writer
@@ -14,6 +15,17 @@ public record Intent(long k, long tStart, long tEnd, String format, String compr
         Objects.requireNonNull(compression, "compression");
         Objects.requireNonNull(layout, "layout");
         Objects.requireNonNull(writer, "writer");
+    }
+
+    /**
+     * Whether this intent is open after {@code pointer} (empty: nothing committed yet): it names the
+     * window right after the pointer's and starts at or after the pointer's {@code tEnd}. Such a
+     * window was being committed when its writer stopped, and is finished before any other.
+     */
+    public boolean isOpenAfter(Optional<Committed> pointer) {
+        long committedK = pointer.map(Committed::k).orElse(0L);
+        long committedEnd = pointer.map(Committed::tEnd).orElse(Long.MIN_VALUE);
+        return k == committedK + 1 && tStart >= committedEnd;
     }
 
     public byte[] toJson() {

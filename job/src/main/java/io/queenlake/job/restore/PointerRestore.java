@@ -49,9 +49,7 @@ public final class PointerRestore {
         }
 
         private static Start of(Optional<Committed> pointer, Optional<Intent> intent) {
-            long k = pointer.map(Committed::k).orElse(0L);
-            long tEnd = pointer.map(Committed::tEnd).orElse(Long.MIN_VALUE);
-            return new Start(pointer, intent.filter(i -> i.k() == k + 1 && i.tStart() >= tEnd));
+            return new Start(pointer, intent.filter(i -> i.isOpenAfter(pointer)));
         }
     }
 

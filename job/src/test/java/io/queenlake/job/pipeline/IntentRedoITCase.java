@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -96,11 +97,11 @@ class IntentRedoITCase {
             assertThat(report.orphans()).as("orphans of '%s' after the crash", queue).isEmpty();
             long k = pointer == null ? 0 : pointer.k();
             if (!report.pending().isEmpty()) {
-                assertThat(intent.openAbove(k)).as("the intent of '%s' names its pending window", queue).isPresent();
+                assertThat(intent.openAfter(Optional.ofNullable(pointer))).as("the intent of '%s' names its pending window", queue).isPresent();
                 assertThat(report.pending()).allSatisfy(key -> assertThat(key).contains(String.format("/w-%010d-", k + 1)));
             }
-            if (intent.openAbove(k).isPresent()) {
-                open = intent.openAbove(k).get();
+            if (intent.openAfter(Optional.ofNullable(pointer)).isPresent()) {
+                open = intent.openAfter(Optional.ofNullable(pointer)).get();
                 openQueue = queue;
             }
             crashedAfterItsPointer |= k >= CRASH_FROM_K && intent.intent().filter(i -> i.k() == k).isPresent();

@@ -19,7 +19,7 @@ import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.enumerator.start.StartDecision;
 import io.queenlake.source.enumerator.start.StartPlan;
 import io.queenlake.source.enumerator.start.StartPlanLoader;
-import io.queenlake.source.event.PassCompleted;
+import io.queenlake.source.event.ListingRequest;
 import io.queenlake.source.event.QueueProgress;
 import io.queenlake.source.split.QueueSplit;
 import java.time.Duration;
@@ -72,6 +72,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     private final DiscoveryRun discovery;
     private final StartPlanLoader plans;
     private final PartitionBook book = new PartitionBook();
+    private final PassListings listings = new PassListings();
     private final Assignments assignments = new Assignments();
     private final EnumeratorMetrics metrics;
 
@@ -427,7 +428,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         book.passByReader(context.registeredReaders().keySet()).forEach((reader, queues) -> {
             // No pass lists a refused queue: its restored split reads nothing and keeps its cut.
             queues.keySet().removeAll(parked);
-            context.sendEventToSourceReader(reader, new PassCompleted(safeTime, queues));
+            context.sendEventToSourceReader(reader, listings.update(reader, safeTime, queues));
         });
     }
 
@@ -457,6 +458,10 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
                     leases.reportProgress(queue, new LeaseDoc.Progress(closed.k(), closed.closedThroughMicros()));
                 }
             });
+        } else if (event instanceof ListingRequest request) {
+            LOG.warn("reader {} missed a pass update after update {}; it gets the whole listing with the next pass",
+                    subtaskId, request.lastApplied());
+            listings.forget(subtaskId);
         } else {
             LOG.warn("QueenSource enumerator ignores an unknown source event {} from reader {}", event, subtaskId);
         }
@@ -481,6 +486,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
 
     @Override
     public void addReader(int subtaskId) {
+        // A reader registers once per attempt: a restarted one knows no listing.
+        listings.forget(subtaskId);
         deliver(subtaskId);
         updateMetrics();
     }

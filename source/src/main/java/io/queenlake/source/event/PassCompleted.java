@@ -3,18 +3,16 @@ package io.queenlake.source.event;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.connector.source.SourceEvent;
 
 /**
- * Enumerator to reader, after every complete discovery pass: the pass's safeTime (the minimum over
- * its pages) and, for each queue whose split that reader may hold, every current partition
- * incarnation the enumerator knows. The reader's per-queue frontiers are judged against exactly
+ * A complete discovery pass as a reader knows it: the pass's safeTime (the minimum over its pages)
+ * and, for each queue whose split that reader may hold, every current partition incarnation the
+ * enumerator knows. The enumerator sends only what changed ({@link PassUpdate}); the reader's
+ * {@link PassListing} rebuilds this. The reader's per-queue frontiers are judged against exactly
  * these numbers, and the reader starts reading a partition (or a new incarnation) the split did not
  * hold when a pass first lists it.
  */
-public record PassCompleted(long safeTimeMicros, Map<String, List<PassPartition>> queues) implements SourceEvent {
-
-    private static final long serialVersionUID = 2L;
+public record PassCompleted(long safeTimeMicros, Map<String, List<PassPartition>> queues) {
 
     public PassCompleted {
         queues = Map.copyOf(queues);

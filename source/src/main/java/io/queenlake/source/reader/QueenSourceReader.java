@@ -8,7 +8,10 @@ import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueFrontier;
 import io.queenlake.source.QueueStart;
+import io.queenlake.source.event.ListingRequest;
 import io.queenlake.source.event.PassCompleted;
+import io.queenlake.source.event.PassListing;
+import io.queenlake.source.event.PassUpdate;
 import io.queenlake.source.event.QueueProgress;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.QueueSplit;
@@ -39,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * ReaderWatermarks}): a {@link QueueStart} when it takes a queue's split, before anything else of
  * the queue, and after records, passes and partition changes a {@link QueueFrontier} per queue
  * whose frontier rose and the Flink watermark (their minimum) on the main output.
- * Discovery news ({@link PassCompleted}) reaches the fetcher through a {@link PassExchange}.
+ * Discovery news ({@link PassUpdate}, rebuilt into a {@link PassCompleted} by the reader's
+ * {@link PassListing}) reaches the fetcher through a {@link PassExchange}.
  *
  * <p>At a checkpoint each queue split is made from its state and from the cut the windows
  * chained behind this reader give for the queue ({@link OpenWindows}): every partition is read
@@ -55,6 +59,8 @@ public final class QueenSourceReader
     private static final Logger LOG = LoggerFactory.getLogger(QueenSourceReader.class);
 
     private final ReaderWatermarks watermarks;
+    /** The listing the enumerator's pass updates describe, rebuilt in full for each pass. */
+    private final PassListing listing = new PassListing();
     private final PassExchange exchange;
     /** Completed when a frontier moved while the reader had nothing to poll, so it goes out. */
     private CompletableFuture<Void> frontierMoved = new CompletableFuture<>();
@@ -143,14 +149,25 @@ public final class QueenSourceReader
 
     @Override
     public void handleSourceEvents(SourceEvent event) {
-        if (event instanceof PassCompleted pass) {
-            startListed(pass.queues().keySet());
-            watermarks.onPass(pass);
-            exchange.publishPass(pass);
-            frontierMoved.complete(null);
+        if (event instanceof PassUpdate update) {
+            Optional<PassCompleted> pass = listing.apply(update);
+            if (pass.isEmpty()) {
+                LOG.warn("pass update {} is based on update {}, but this reader applied {}: asking for the whole"
+                        + " listing", update.sequence(), update.basedOn(), listing.applied());
+                context.sendSourceEventToCoordinator(new ListingRequest(listing.applied()));
+                return;
+            }
+            onPass(pass.get());
         } else {
             LOG.warn("QueenSource reader ignores an unknown source event {}", event);
         }
+    }
+
+    private void onPass(PassCompleted pass) {
+        startListed(pass.queues().keySet());
+        watermarks.onPass(pass);
+        exchange.publishPass(pass);
+        frontierMoved.complete(null);
     }
 
     /** Lets the QueueStart of every waiting queue that {@code listed} names go out. */

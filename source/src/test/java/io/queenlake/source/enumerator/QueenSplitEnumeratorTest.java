@@ -7,7 +7,9 @@ import io.queenlake.format.key.Prefix;
 import io.queenlake.format.model.Layout;
 import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.testlog.CapturedLog;
+import io.queenlake.source.event.ListingRequest;
 import io.queenlake.source.event.PassCompleted;
+import io.queenlake.source.event.PassUpdate;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.QueueSplit;
 import java.util.ArrayList;
@@ -69,6 +71,36 @@ class QueenSplitEnumeratorTest {
                 assertThat(context.lastPass(r).queues()).as("reader %d holds no queue", r).isEmpty();
             }
         }
+    }
+
+    @Test
+    void passesSendWhatChangedAndTheWholeListingToAReaderThatRegistersAgainOrAsks() throws Throwable {
+        rig.push("orders", "a", 1);
+        rig.push("orders", "b", 1);
+        RecordingContext context = rig.context(1);
+        context.register(0);
+        QueenSplitEnumerator enumerator = rig.start(rig.config(b -> {}), context, QueenEnumState.empty());
+        enumerator.addReader(0);
+        context.leaseRound();
+        context.discoveryRun();
+        rig.push("orders", "b", 1);
+        context.discoveryRun();
+        context.discoveryRun();
+
+        List<PassUpdate> updates = context.updatesTo(0);
+        assertThat(updates.get(0).isFull()).isTrue();
+        assertThat(updates.get(0).rows()).isEqualTo(2);
+        assertThat(updates.subList(1, updates.size())).allSatisfy(u -> assertThat(u.isFull()).isFalse());
+        assertThat(updates.stream().skip(1).mapToInt(PassUpdate::rows).sum()).as("only b moved, once").isEqualTo(1);
+
+        enumerator.handleSourceEvent(0, new ListingRequest(updates.get(updates.size() - 1).sequence() - 1));
+        context.discoveryRun();
+        enumerator.addReader(0); // the reader restarted and registered again
+        context.discoveryRun();
+
+        List<PassUpdate> after = context.updatesTo(0).subList(updates.size(), context.updatesTo(0).size());
+        assertThat(after).hasSize(2).allSatisfy(u -> assertThat(u.isFull()).as("%s", u).isTrue());
+        assertThat(context.lastPass(0).queues().get("orders")).hasSize(2);
     }
 
     @Test

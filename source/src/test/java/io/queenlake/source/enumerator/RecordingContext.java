@@ -1,10 +1,13 @@
 package io.queenlake.source.enumerator;
 
 import io.queenlake.source.event.PassCompleted;
+import io.queenlake.source.event.PassListing;
+import io.queenlake.source.event.PassUpdate;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.QueueSplit;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,14 +18,18 @@ import org.apache.flink.api.connector.source.mocks.MockSplitEnumeratorContext;
 
 /**
  * Flink's {@link MockSplitEnumeratorContext} that also keeps split assignments and source events in
- * one sequence per reader, so a test can check what a reader got before what.
+ * one sequence per reader, so a test can check what a reader got before what. A {@link PassUpdate}
+ * is kept as the {@link PassCompleted} the reader rebuilds from it (through its own
+ * {@link PassListing}), and the updates themselves apart ({@link #updatesTo}).
  */
 final class RecordingContext extends MockSplitEnumeratorContext<QueueSplit> {
 
     /** One thing a reader received: a split or an event. */
-    record Delivered(int reader, QueueSplit split, SourceEvent event) {}
+    record Delivered(int reader, QueueSplit split, Object event) {}
 
     private final List<Delivered> sequence = Collections.synchronizedList(new ArrayList<>());
+    private final Map<Integer, PassListing> listings = new HashMap<>();
+    private final Map<Integer, List<PassUpdate>> updates = new HashMap<>();
 
     RecordingContext(int parallelism) {
         super(parallelism);
@@ -37,7 +44,23 @@ final class RecordingContext extends MockSplitEnumeratorContext<QueueSplit> {
     @Override
     public void sendEventToSourceReader(int subtaskId, SourceEvent event) {
         super.sendEventToSourceReader(subtaskId, event);
+        if (event instanceof PassUpdate update) {
+            synchronized (listings) {
+                updates.computeIfAbsent(subtaskId, r -> new ArrayList<>()).add(update);
+                PassCompleted pass = listings.computeIfAbsent(subtaskId, r -> new PassListing()).apply(update)
+                        .orElseThrow(() -> new AssertionError("reader " + subtaskId + " could not apply " + update));
+                sequence.add(new Delivered(subtaskId, null, pass));
+            }
+            return;
+        }
         sequence.add(new Delivered(subtaskId, null, event));
+    }
+
+    /** The pass updates {@code reader} got, as sent. */
+    List<PassUpdate> updatesTo(int reader) {
+        synchronized (listings) {
+            return List.copyOf(updates.getOrDefault(reader, List.of()));
+        }
     }
 
     void register(int... readers) {
@@ -64,7 +87,7 @@ final class RecordingContext extends MockSplitEnumeratorContext<QueueSplit> {
         return sequence().stream().filter(d -> d.split() != null).map(Delivered::split).toList();
     }
 
-    <E extends SourceEvent> List<E> eventsOf(int reader, Class<E> type) {
+    <E> List<E> eventsOf(int reader, Class<E> type) {
         return to(reader).stream().filter(d -> type.isInstance(d.event())).map(d -> type.cast(d.event())).toList();
     }
 

@@ -9,6 +9,7 @@ import io.queenlake.broker.client.PushItem;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.RawJson;
 import io.queenlake.source.event.PassCompleted;
+import io.queenlake.source.event.PassUpdate;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.testutils.ForwardingQueenClient;
 import java.util.ArrayList;
@@ -79,6 +80,9 @@ class TenThousandPartitionsTest {
             assertThat(context.allSplits()).as("a new partition is no new split").hasSize(1);
             int owner = context.sequence().stream().filter(d -> d.split() != null).findFirst().orElseThrow().reader();
             assertThat(context.lastPass(owner).queues().get("orders")).hasSize(PARTITIONS + 1);
+            List<PassUpdate> updates = context.updatesTo(owner);
+            assertThat(updates.get(updates.size() - 1).rows()).as("the pass sends the two rows that changed, not 10,001")
+                    .isEqualTo(2);
         }
     }
 

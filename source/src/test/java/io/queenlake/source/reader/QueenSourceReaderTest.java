@@ -20,7 +20,9 @@ import io.queenlake.source.QueueRecord;
 import io.queenlake.source.QueueStart;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.format.manifest.Committed;
+import io.queenlake.source.event.ListingRequest;
 import io.queenlake.source.event.PassCompleted;
+import io.queenlake.source.event.PassUpdate;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.QueueCut;
@@ -32,6 +34,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.util.ExceptionUtils;
@@ -160,6 +163,25 @@ class QueenSourceReaderTest {
         assertThat(rig.output.events.get(0)).as("the start before every other event").isEqualTo(
                 new QueueStart("q", Optional.empty()));
         assertThat(rig.output.brokenPromises).isEmpty();
+    }
+
+    @Test
+    void aPassUpdateBasedOnOneTheReaderNeverGotIsSetAsideAndTheWholeListingAskedFor() throws Exception {
+        rig.push("q", "p", "1", "2");
+        PartitionSplit p = PartitionSplit.atOffset("q", "p", idOf("q", "p"), 0, Long.MIN_VALUE);
+        rig.reader.addSplits(List.of(split(p)));
+        rig.reader.handleSourceEvents(PassUpdate.full(1, rig.safeTime(), Map.of("q", List.of(row(p, 1)))));
+        rig.pollUntil("2 records", () -> rig.output.records.size() == 2, seconds(10));
+        rig.pollUntil("the pass's frontier", () -> rig.output.frontierOf("q") != Long.MIN_VALUE, seconds(5));
+        long frontier = rig.output.frontierOf("q");
+        rig.skewMicros.addAndGet(5_000_000L);
+        rig.push("elsewhere", "x", "1"); // safeTime moves five seconds on
+
+        rig.reader.handleSourceEvents(new PassUpdate(3, 2, rig.safeTime(), Map.of(), Map.of(), Set.of()));
+        rig.pollFor(Duration.ofMillis(200));
+
+        assertThat(rig.context.getSentEvents()).as("update 2 never arrived").containsExactly(new ListingRequest(1));
+        assertThat(rig.output.frontierOf("q")).as("the frontier waits for the whole listing").isEqualTo(frontier);
     }
 
     @Test
@@ -626,7 +648,7 @@ class QueenSourceReaderTest {
             reader.start();
             PartitionSplit split = PartitionSplit.atOffset("q", "p", "id", 0, Long.MIN_VALUE);
             reader.addSplits(List.of(split(split)));
-            reader.handleSourceEvents(pass(1L, Map.of(split, 0L)));
+            reader.handleSourceEvents(ReaderRig.asUpdate(pass(1L, Map.of(split, 0L))));
             RecordingReaderOutput output = new RecordingReaderOutput();
             assertThatThrownBy(() -> {
                 long deadline = System.nanoTime() + seconds(10).toNanos();

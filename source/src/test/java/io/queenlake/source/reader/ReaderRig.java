@@ -18,6 +18,7 @@ import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.StartMode;
 import io.queenlake.source.event.PassCompleted;
+import io.queenlake.source.event.PassUpdate;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.QueueSplit;
@@ -186,8 +187,18 @@ final class ReaderRig implements AutoCloseable {
         send(passNow(splits));
     }
 
+    /** Sends {@code event}; a pass goes as the enumerator sends one, a whole listing in a {@link PassUpdate}. */
     void send(Object event) {
-        reader.handleSourceEvents((org.apache.flink.api.connector.source.SourceEvent) event);
+        reader.handleSourceEvents(event instanceof PassCompleted pass
+                ? asUpdate(pass)
+                : (org.apache.flink.api.connector.source.SourceEvent) event);
+    }
+
+    private static final java.util.concurrent.atomic.AtomicLong UPDATES = new java.util.concurrent.atomic.AtomicLong();
+
+    /** {@code pass} as a whole listing on the wire. */
+    static PassUpdate asUpdate(PassCompleted pass) {
+        return PassUpdate.full(UPDATES.incrementAndGet(), pass.safeTimeMicros(), pass.queues());
     }
 
     void pollUntil(String what, BooleanSupplier done, Duration timeout) throws Exception {

@@ -264,7 +264,7 @@ public final class StartPlanLoader implements AutoCloseable {
 
     /** A queue never committed, unless a crashed run left the intent of its window 1 open. */
     private StartPlan noPointer(String queue, ObservedIntent intent) {
-        return intent.openAbove(0).map(open -> {
+        return intent.openAfter(Optional.empty()).map(open -> {
             LOG.info("queue {}: no commit pointer, but the intent of window 1 [{}, {}) is open: reading from its start",
                     queue, open.tStart(), open.tEnd());
             return StartPlan.openIntent(open.tStart());
