@@ -143,10 +143,14 @@ public final class QueueTables implements Closeable {
         return catalog().loadTable(link.tableOf(queue));
     }
 
-    /** Expiries run, snapshots expired, metadata files deleted and paths refused, for tests and logs. */
+    /**
+     * Expiries run, snapshots expired, metadata files deleted, paths refused, failures, orphan
+     * removals run and orphans deleted, for tests, logs and the benchmark.
+     */
     long[] maintenanceCounts() {
         return new long[] {maintenance.expiries.get(), maintenance.snapshotsExpired.get(),
-            maintenance.filesDeleted.get(), maintenance.filesRefused.get(), maintenance.failures.get()};
+            maintenance.filesDeleted.get(), maintenance.filesRefused.get(), maintenance.failures.get(),
+            maintenance.orphanSweeps.get(), maintenance.orphansDeleted.get()};
     }
 
     private synchronized void forget(String queue) {
