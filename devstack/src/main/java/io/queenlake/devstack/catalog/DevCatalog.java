@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -42,7 +43,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The catalog (namespaces, table names, the pointer to each table's current metadata file) is
  * the SQLite file {@code dataDir/catalog.db}, so a restart on the same folder keeps every table;
- * the tables themselves (metadata, manifests, data files) are objects in the bucket.
+ * the tables themselves (metadata, manifests, data files) are objects in the bucket. Its connections
+ * are {@link CatalogConnections}: Iceberg's pool, without the cursors the JDBC catalog's start
+ * leaves open, which made a restarted catalog answer every commit of a second client with a 500.
  */
 public final class DevCatalog implements AutoCloseable {
 
@@ -80,8 +83,20 @@ public final class DevCatalog implements AutoCloseable {
 
     /** Opens (or creates) the catalog and serves it; returns once the port accepts. */
     public static DevCatalog start(DevCatalogOptions options) {
-        JdbcCatalog catalog = new JdbcCatalog();
-        catalog.initialize("dev", backendProperties(options));
+        Map<String, String> backend = backendProperties(options);
+        CatalogConnections connections = new CatalogConnections(backend.get(CatalogProperties.URI), backend);
+        JdbcCatalog catalog = new JdbcCatalog(null, properties -> connections, true);
+        catalog.initialize("dev", backend);
+        try {
+            connections.initialized();
+        } catch (SQLException | InterruptedException e) {
+            closeQuietly(catalog);
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("The dev Iceberg catalog's database " + backend.get(CatalogProperties.URI)
+                    + " could not be opened: " + e.getMessage() + "; check the folder given as --data-dir.", e);
+        }
         Server server = new Server(new QueuedThreadPool(JETTY_MAX_THREADS, 2));
         // No graceful stop: a stop should look like an outage, as the embedded S3 server's does.
         server.setStopTimeout(0);

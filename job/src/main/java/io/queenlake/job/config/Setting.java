@@ -134,6 +134,11 @@ public enum Setting {
     ICEBERG_EXPIRE_EVERY_MS(SettingSpec.number("QUEEN_LAKE_ICEBERG_EXPIRE_EVERY_MS").defaultValue(60_000)
             .range(0, 86_400_000)
             .description("The least time between two snapshot expiries of one table.")),
+    ICEBERG_ORPHAN_FILES_OLDER_THAN_MS(SettingSpec.number("QUEEN_LAKE_ICEBERG_ORPHAN_FILES_OLDER_THAN_MS")
+            .defaultValue(259_200_000).range(0, 2_592_000_000L)
+            .description("Iceberg's own files in a table's metadata folder (metadata.json, manifest lists, manifests)"
+                    + " that no snapshot or kept metadata version names are deleted once older than this, at most hourly"
+                    + " and off the commit's path; never a data file. 0 turns it off; else at least 3600000.")),
     ICEBERG_BACKFILL_WINDOWS(SettingSpec.text("QUEEN_LAKE_ICEBERG_BACKFILL_WINDOWS").defaultValue("all")
             .pattern(Pattern.compile("(?i)all|[0-9]{1,12}"))
             .allowed("all, or a number of windows (0 or more)")

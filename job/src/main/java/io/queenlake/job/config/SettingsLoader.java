@@ -224,7 +224,8 @@ public final class SettingsLoader {
                     Setting.ICEBERG_TOKEN, Setting.ICEBERG_CREDENTIAL, Setting.ICEBERG_USER, Setting.ICEBERG_PASSWORD,
                     Setting.ICEBERG_SNAPSHOT_MAX_AGE_MS, Setting.ICEBERG_SNAPSHOTS_KEPT, Setting.ICEBERG_SNAPSHOTS_MAX,
                     Setting.ICEBERG_METADATA_VERSIONS_KEPT, Setting.ICEBERG_MANIFESTS_MERGE_AT,
-                    Setting.ICEBERG_EXPIRE_EVERY_MS, Setting.ICEBERG_BACKFILL_WINDOWS);
+                    Setting.ICEBERG_EXPIRE_EVERY_MS, Setting.ICEBERG_ORPHAN_FILES_OLDER_THAN_MS,
+                    Setting.ICEBERG_BACKFILL_WINDOWS);
             if ("none".equals(kind)) {
                 for (Setting s : detail) {
                     if (origin(s) != Origin.DEFAULT) {
@@ -296,9 +297,16 @@ public final class SettingsLoader {
                         .describe(Setting.ICEBERG_SNAPSHOTS_MAX) + " is below QUEEN_LAKE_ICEBERG_SNAPSHOTS_KEPT=" + kept
                         + ": a table keeps at least the newest " + kept + " snapshots; raise the first or lower the second.");
             }
+            long orphanAge = number(Setting.ICEBERG_ORPHAN_FILES_OLDER_THAN_MS);
+            if (orphanAge > 0 && orphanAge < TableUpkeep.ORPHAN_FILES_OLDER_THAN_MIN_MS) {
+                throw new SettingsException("QUEEN_LAKE_ICEBERG_ORPHAN_FILES_OLDER_THAN_MS=" + orphanAge + " "
+                        + origin(Setting.ICEBERG_ORPHAN_FILES_OLDER_THAN_MS).describe(Setting.ICEBERG_ORPHAN_FILES_OLDER_THAN_MS)
+                        + " is below one hour: a younger file may belong to a commit still under way; set at least"
+                        + " 3600000 (the default is 259200000, 3 days), or 0 to never delete orphan files.");
+            }
             return new TableUpkeep(number(Setting.ICEBERG_SNAPSHOT_MAX_AGE_MS), kept, max,
                     (int) number(Setting.ICEBERG_METADATA_VERSIONS_KEPT), (int) number(Setting.ICEBERG_MANIFESTS_MERGE_AT),
-                    number(Setting.ICEBERG_EXPIRE_EVERY_MS));
+                    number(Setting.ICEBERG_EXPIRE_EVERY_MS), orphanAge);
         }
 
         private WriterSettings writer() {

@@ -46,6 +46,7 @@ public final class QueueTables implements Closeable {
     private final Set<String> upkept = new HashSet<>();
     private final TableMaintenance maintenance;
     private final TableHistory history;
+    private final CatalogOutages outages;
     private Catalog catalog;
 
     /**
@@ -67,6 +68,7 @@ public final class QueueTables implements Closeable {
         this.pathOfKey = pathOfKey;
         this.maintenance = new TableMaintenance(link.upkeep(), System::currentTimeMillis);
         this.history = new TableHistory(lake, link.backfillWindows(), windowsPerCommit, filesPerCommit);
+        this.outages = new CatalogOutages(link.describe(), System::nanoTime);
     }
 
     /**
@@ -81,9 +83,19 @@ public final class QueueTables implements Closeable {
      *     append at once (each table is one queue's, committed by one thread at a time).
      */
     public boolean append(Manifest window, String manifestKey) throws CatalogUnavailableException {
-        WindowAppend.Outcome outcome;
         String table = link.tableOf(window.queue()).toString();
-        long started = System.nanoTime();
+        try {
+            boolean appended = appendOnce(window, manifestKey, table);
+            outages.answered(window.queue(), table);
+            return appended;
+        } catch (CatalogUnavailableException e) {
+            outages.failed(window.queue(), table, e);
+            throw e;
+        }
+    }
+
+    private boolean appendOnce(Manifest window, String manifestKey, String table) throws CatalogUnavailableException {
+        WindowAppend.Outcome outcome;
         String queue = window.queue();
         try {
             Table t = table(queue);
@@ -114,6 +126,11 @@ public final class QueueTables implements Closeable {
         return outcome == WindowAppend.Outcome.APPENDED;
     }
 
+    /** Whether the queue's appends are failing now (its outage's WARN was logged). */
+    public boolean catalogFailing(String queue) {
+        return outages.failing(queue);
+    }
+
     /** The highest window of the queue the table holds, 0 for none (for metrics and verify). */
     public long lastAppended(String queue) {
         Table table = table(queue);
@@ -126,10 +143,14 @@ public final class QueueTables implements Closeable {
         return catalog().loadTable(link.tableOf(queue));
     }
 
-    /** Expiries run, snapshots expired, metadata files deleted and paths refused, for tests and logs. */
+    /**
+     * Expiries run, snapshots expired, metadata files deleted, paths refused, failures, orphan
+     * removals run and orphans deleted, for tests, logs and the benchmark.
+     */
     long[] maintenanceCounts() {
         return new long[] {maintenance.expiries.get(), maintenance.snapshotsExpired.get(),
-            maintenance.filesDeleted.get(), maintenance.filesRefused.get(), maintenance.failures.get()};
+            maintenance.filesDeleted.get(), maintenance.filesRefused.get(), maintenance.failures.get(),
+            maintenance.orphanSweeps.get(), maintenance.orphansDeleted.get()};
     }
 
     private synchronized void forget(String queue) {

@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * append-only table never offers one, since no kept snapshot drops a data file; the guard is for a
  * table someone else rewrote). Exactly once does not depend on the expired snapshots: every append
  * also sets the table property {@code queen.<sink>.last-window} ({@link WindowAppend}).
+ *
+ * <p>After an expiry, at most hourly per table, the same thread removes the table's orphan metadata
+ * files older than {@link TableUpkeep#orphanFilesOlderThanMs} ({@link OrphanMetadata}), through the
+ * same guard.
  */
 final class TableMaintenance implements Closeable {
 
@@ -44,11 +48,15 @@ final class TableMaintenance implements Closeable {
     /** Per table: when its last expiry was asked for (ms), so one is queued or running at most. */
     private final Map<String, Long> lastAsked = new ConcurrentHashMap<>();
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    /** Per table: when its orphan files were last removed (ms). */
+    private final Map<String, Long> lastSwept = new ConcurrentHashMap<>();
     final AtomicLong expiries = new AtomicLong();
     final AtomicLong snapshotsExpired = new AtomicLong();
     final AtomicLong filesDeleted = new AtomicLong();
     final AtomicLong filesRefused = new AtomicLong();
     final AtomicLong failures = new AtomicLong();
+    final AtomicLong orphanSweeps = new AtomicLong();
+    final AtomicLong orphansDeleted = new AtomicLong();
 
     TableMaintenance(TableUpkeep upkeep, LongSupplier clock) {
         this.upkeep = upkeep;
@@ -83,10 +91,18 @@ final class TableMaintenance implements Closeable {
         try {
             executor.execute(() -> {
                 try {
-                    expire(load.get());
+                    Table table = load.get();
+                    try {
+                        expire(table);
+                    } catch (RuntimeException e) {
+                        failures.incrementAndGet();
+                        LOG.warn("expiring snapshots of Iceberg table {} failed, tried again in {} ms: {}", name,
+                                upkeep.expireEveryMs(), e.toString());
+                    }
+                    sweepIfDue(name, table);
                 } catch (RuntimeException e) {
                     failures.incrementAndGet();
-                    LOG.warn("expiring snapshots of Iceberg table {} failed, tried again in {} ms: {}", name,
+                    LOG.warn("maintaining Iceberg table {} failed (loading it), tried again in {} ms: {}", name,
                             upkeep.expireEveryMs(), e.toString());
                 } finally {
                     pending.remove(name);
@@ -95,6 +111,49 @@ final class TableMaintenance implements Closeable {
         } catch (RuntimeException rejected) {
             pending.remove(name);
         }
+    }
+
+    /**
+     * Removes the table's orphan metadata files ({@link OrphanMetadata}) unless that is off, the
+     * table's file IO cannot list, or the table's last removal was less than
+     * {@link TableUpkeep#ORPHAN_SWEEP_EVERY_MS} ago. A failure is logged and tried again at the next one.
+     */
+    private void sweepIfDue(String name, Table table) {
+        long now = clock.getAsLong();
+        Long last = lastSwept.get(name);
+        if (upkeep.orphanFilesOlderThanMs() == 0 || (last != null && now - last < TableUpkeep.ORPHAN_SWEEP_EVERY_MS)) {
+            return;
+        }
+        lastSwept.put(name, now);
+        if (!OrphanMetadata.canList(table)) {
+            LOG.info("Iceberg table {}: its file IO {} cannot list the metadata folder; its orphan files are not"
+                    + " removed (set QUEEN_LAKE_ICEBERG_ORPHAN_FILES_OLDER_THAN_MS=0 to say so)", name,
+                    table.io().getClass().getSimpleName());
+            return;
+        }
+        try {
+            removeOrphans(table, now);
+        } catch (RuntimeException e) {
+            failures.incrementAndGet();
+            LOG.warn("removing orphan metadata files of Iceberg table {} failed, tried again in {} ms: {}", name,
+                    TableUpkeep.ORPHAN_SWEEP_EVERY_MS, e.toString());
+        }
+    }
+
+    /** Removes the table's orphan metadata files older than the upkeep's age now, on the calling thread. */
+    OrphanMetadata.Sweep removeOrphans(Table table, long now) {
+        table.refresh();
+        String folder = metadataFolder(table);
+        OrphanMetadata.Sweep sweep = OrphanMetadata.remove(table, now - upkeep.orphanFilesOlderThanMs(),
+                path -> deleteIfTableMetadata(table, folder, path));
+        orphanSweeps.incrementAndGet();
+        orphansDeleted.addAndGet(sweep.deleted().size());
+        if (!sweep.deleted().isEmpty()) {
+            LOG.info("removed {} orphan metadata file(s) of Iceberg table {} (of {} in its metadata folder; {} younger"
+                    + " than {} ms kept)", sweep.deleted().size(), table.name(), sweep.listed(), sweep.young(),
+                    upkeep.orphanFilesOlderThanMs());
+        }
+        return sweep;
     }
 
     /** Expires the table's old snapshots now, on the calling thread; the number expired. */
@@ -171,7 +230,7 @@ final class TableMaintenance implements Closeable {
     }
 
     /** One spelling of a location: {@code file:///x}, {@code file:/x} and {@code file://x} alike. */
-    private static String normalized(String location) {
+    static String normalized(String location) {
         int colon = location.indexOf(':');
         if (colon <= 0 || !location.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*")) {
             return location;

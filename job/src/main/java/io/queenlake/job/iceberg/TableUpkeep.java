@@ -21,22 +21,48 @@ import org.apache.iceberg.TableProperties;
  * @param manifestsMergeAt an append merges the table's small manifests once this many have gathered
  *     ({@code commit.manifest.min-count-to-merge})
  * @param expireEveryMs the least time between two expiries of one table
+ * @param orphanFilesOlderThanMs Iceberg's own files in a table's metadata folder that no snapshot
+ *     or metadata version references are deleted once older than this ({@link OrphanMetadata});
+ *     0 turns that off. Iceberg's {@code DeleteOrphanFiles} defaults to 3 days: a file younger than
+ *     that may belong to a commit still under way
  */
 public record TableUpkeep(long snapshotMaxAgeMs, int snapshotsKept, int snapshotsMax, int metadataVersionsKept,
-        int manifestsMergeAt, long expireEveryMs) implements Serializable {
+        int manifestsMergeAt, long expireEveryMs, long orphanFilesOlderThanMs) implements Serializable {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
+
+    /** {@code orphanFilesOlderThanMs} by default: 3 days, as Iceberg's {@code remove_orphan_files}. */
+    public static final long ORPHAN_FILES_OLDER_THAN_MS = 259_200_000L;
+    /** The least a non-zero {@code orphanFilesOlderThanMs} may be: younger files may be a commit under way. */
+    public static final long ORPHAN_FILES_OLDER_THAN_MIN_MS = 3_600_000L;
+    /** The least time between two removals of orphan files of one table (a listing of its metadata folder). */
+    static final long ORPHAN_SWEEP_EVERY_MS = 3_600_000L;
 
     /** The defaults of the {@code QUEEN_LAKE_ICEBERG_*} settings (README "Each queue as an Iceberg table"). */
-    public static final TableUpkeep DEFAULTS = new TableUpkeep(3_600_000L, 10, 1_000, 10, 100, 60_000L);
+    public static final TableUpkeep DEFAULTS = new TableUpkeep(3_600_000L, 10, 1_000, 10, 100, 60_000L,
+            ORPHAN_FILES_OLDER_THAN_MS);
 
     public TableUpkeep {
         if (snapshotMaxAgeMs < 0 || snapshotsKept < 1 || snapshotsMax < snapshotsKept || metadataVersionsKept < 1
-                || manifestsMergeAt < 2 || expireEveryMs < 0) {
+                || manifestsMergeAt < 2 || expireEveryMs < 0 || orphanFilesOlderThanMs < 0) {
             throw new IllegalArgumentException("table upkeep out of range: snapshotMaxAgeMs=" + snapshotMaxAgeMs
                     + " snapshotsKept=" + snapshotsKept + " snapshotsMax=" + snapshotsMax + " metadataVersionsKept="
-                    + metadataVersionsKept + " manifestsMergeAt=" + manifestsMergeAt + " expireEveryMs=" + expireEveryMs);
+                    + metadataVersionsKept + " manifestsMergeAt=" + manifestsMergeAt + " expireEveryMs=" + expireEveryMs
+                    + " orphanFilesOlderThanMs=" + orphanFilesOlderThanMs);
         }
+    }
+
+    /** An upkeep that removes orphan files older than the default. */
+    public TableUpkeep(long snapshotMaxAgeMs, int snapshotsKept, int snapshotsMax, int metadataVersionsKept,
+            int manifestsMergeAt, long expireEveryMs) {
+        this(snapshotMaxAgeMs, snapshotsKept, snapshotsMax, metadataVersionsKept, manifestsMergeAt, expireEveryMs,
+                ORPHAN_FILES_OLDER_THAN_MS);
+    }
+
+    /** This upkeep with another age past which orphan metadata files are deleted (0: never). */
+    public TableUpkeep withOrphanFilesOlderThanMs(long ms) {
+        return new TableUpkeep(snapshotMaxAgeMs, snapshotsKept, snapshotsMax, metadataVersionsKept, manifestsMergeAt,
+                expireEveryMs, ms);
     }
 
     /**

@@ -92,6 +92,8 @@ class SettingsLoaderTest {
         SAMPLES.put(Setting.ICEBERG_MANIFESTS_MERGE_AT, new Sample("2",
                 s -> s.catalog().get().upkeep().manifestsMergeAt(), 2));
         SAMPLES.put(Setting.ICEBERG_EXPIRE_EVERY_MS, new Sample("0", s -> s.catalog().get().upkeep().expireEveryMs(), 0L));
+        SAMPLES.put(Setting.ICEBERG_ORPHAN_FILES_OLDER_THAN_MS, new Sample("0",
+                s -> s.catalog().get().upkeep().orphanFilesOlderThanMs(), 0L));
         SAMPLES.put(Setting.ICEBERG_BACKFILL_WINDOWS, new Sample("720", s -> s.catalog().get().backfillWindows(), 720L));
         SAMPLES.put(Setting.QUEEN_TENANT, new Sample("0A1B2C3D-0000-4000-8000-00000000AAAA", LakeSettings::tenant,
                 "0a1b2c3d-0000-4000-8000-00000000aaaa"));
@@ -110,7 +112,8 @@ class SettingsLoaderTest {
                     "QUEEN_LAKE_ICEBERG_WAREHOUSE", "s3://lake/iceberg"));
             case ICEBERG_URI, ICEBERG_WAREHOUSE, ICEBERG_NAMESPACE, ICEBERG_TOKEN, ICEBERG_CREDENTIAL,
                     ICEBERG_SNAPSHOT_MAX_AGE_MS, ICEBERG_SNAPSHOTS_KEPT, ICEBERG_SNAPSHOTS_MAX, ICEBERG_METADATA_VERSIONS_KEPT,
-                    ICEBERG_MANIFESTS_MERGE_AT, ICEBERG_EXPIRE_EVERY_MS, ICEBERG_BACKFILL_WINDOWS -> env.putAll(Map.of(
+                    ICEBERG_MANIFESTS_MERGE_AT, ICEBERG_EXPIRE_EVERY_MS, ICEBERG_ORPHAN_FILES_OLDER_THAN_MS,
+                    ICEBERG_BACKFILL_WINDOWS -> env.putAll(Map.of(
                     "QUEEN_S3_FORMAT", "parquet", "QUEEN_LAKE_ICEBERG_CATALOG", "rest",
                     "QUEEN_LAKE_ICEBERG_URI", "http://127.0.0.1:8181"));
             default -> { }

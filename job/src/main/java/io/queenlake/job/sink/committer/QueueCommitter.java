@@ -186,8 +186,10 @@ final class QueueCommitter implements AutoCloseable {
             return;
         }
         Exception cause = ((CommitStep.Retry) step).cause();
-        // A bucket or broker outage has its one WARN (S3Outages, BrokerOutage), not one per retry.
-        if (cause instanceof IOException || cause instanceof QueenException) {
+        // A bucket, broker or catalog outage has its one WARN (S3Outages, BrokerOutage, CatalogOutages), not one
+        // per retry.
+        if (cause instanceof IOException || cause instanceof QueenException
+                || cause instanceof CatalogUnavailableException) {
             LOG.debug("window queue={} k={} will be retried: {}", window.queue(), window.k(), cause.toString());
         } else {
             LOG.warn("window queue={} k={} will be retried: {}", window.queue(), window.k(), cause.toString());
