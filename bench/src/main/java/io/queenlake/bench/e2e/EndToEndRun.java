@@ -86,6 +86,7 @@ final class EndToEndRun {
         double readAllSeconds;
         long cpuNanos;
         long compilerCpuNanos;
+        long collectorCpuNanos;
         long peakHeap;
         long peakLiveHeap;
         Map<String, Long> requestsBefore = stack.s3().requests();
@@ -125,13 +126,14 @@ final class EndToEndRun {
             }
             cpuNanos = sampler.cpuNanos();
             compilerCpuNanos = sampler.compilerCpuNanos();
+            collectorCpuNanos = sampler.collectorCpuNanos();
             peakHeap = sampler.peakHeapBytes();
             peakLiveHeap = sampler.peakLiveHeapBytes();
         }
         List<Path> objects = folder.objects();
         long dataObjects = objects.stream().filter(p -> isData(p.getFileName().toString())).count();
         long verified = verify(peer, settings, folder);
-        return new RunResult(peer, config, census.records(), payloadBytes, seconds, firstRecordSeconds, readAllSeconds, cpuNanos / 1e9, compilerCpuNanos / 1e9, peakHeap, peakLiveHeap, peak.stateBytes(), peak.checkpointedBytes(),
+        return new RunResult(peer, config, census.records(), payloadBytes, seconds, firstRecordSeconds, readAllSeconds, cpuNanos / 1e9, compilerCpuNanos / 1e9, collectorCpuNanos / 1e9, peakHeap, peakLiveHeap, peak.stateBytes(), peak.checkpointedBytes(),
                 Map.copyOf(stateByTask), requests, checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
     }
 
