@@ -77,6 +77,7 @@ final class EndToEndRun {
         build(env, peer, settings);
         BucketFolder folder = new BucketFolder(stack.bucketDir(bucket));
         ManifestWatch manifests = manifestWatch(settings);
+        PartWatch parts = new PartWatch(folder, settings.sink(), peer.partSuffix());
         BenchCluster.PeakCheckpoint peak = new BenchCluster.PeakCheckpoint(0, 0);
         Map<String, Long> stateByTask = new LinkedHashMap<>();
         long checkpoints;
@@ -85,6 +86,7 @@ final class EndToEndRun {
         double readAllSeconds;
         long cpuNanos;
         long compilerCpuNanos;
+        long collectorCpuNanos;
         long peakHeap;
         long peakLiveHeap;
         Map<String, Long> requestsBefore = stack.s3().requests();
@@ -95,12 +97,12 @@ final class EndToEndRun {
             try (BenchCluster cluster = BenchCluster.submit(env)) {
                 long deadline = t0 + options.runTimeout().toNanos();
                 long lastStatePoll = 0;
-                while (!committed(peer, settings, folder, manifests)) {
+                while (!committed(peer, settings, parts, manifests)) {
                     reads.poll();
                     cluster.assertRunning();
                     if (System.nanoTime() > deadline) {
                         throw new IllegalStateException(peer.label + " did not commit the corpus " + corpus.name()
-                                + " within " + options.runTimeout() + ": " + progress(peer, settings, folder)
+                                + " within " + options.runTimeout() + ": " + progress(peer, settings, parts)
                                 + (manifests.problem().isEmpty() ? "" : " (" + manifests.problem() + ")")
                                 + "; raise run-timeout-s or scale the corpus down.");
                     }
@@ -124,13 +126,14 @@ final class EndToEndRun {
             }
             cpuNanos = sampler.cpuNanos();
             compilerCpuNanos = sampler.compilerCpuNanos();
+            collectorCpuNanos = sampler.collectorCpuNanos();
             peakHeap = sampler.peakHeapBytes();
             peakLiveHeap = sampler.peakLiveHeapBytes();
         }
         List<Path> objects = folder.objects();
         long dataObjects = objects.stream().filter(p -> isData(p.getFileName().toString())).count();
         long verified = verify(peer, settings, folder);
-        return new RunResult(peer, config, census.records(), payloadBytes, seconds, firstRecordSeconds, readAllSeconds, cpuNanos / 1e9, compilerCpuNanos / 1e9, peakHeap, peakLiveHeap, peak.stateBytes(), peak.checkpointedBytes(),
+        return new RunResult(peer, config, census.records(), payloadBytes, seconds, firstRecordSeconds, readAllSeconds, cpuNanos / 1e9, compilerCpuNanos / 1e9, collectorCpuNanos / 1e9, peakHeap, peakLiveHeap, peak.stateBytes(), peak.checkpointedBytes(),
                 Map.copyOf(stateByTask), requests, checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
     }
 
@@ -161,8 +164,8 @@ final class EndToEndRun {
         }
         org.apache.flink.core.fs.Path base = new org.apache.flink.core.fs.Path(settings.lakeRoot() + "/filesink");
         OutputFileConfig names = OutputFileConfig.builder().withPartPrefix("part").withPartSuffix(peer.partSuffix()).build();
-        BulkWriter.Factory<QueueRecord> format = peer == Peer.FILESINK_PARQUET
-                ? new RowDataParquetWriters() : new ZstdJsonLineWriters();
+        BulkWriter.Factory<QueueRecord> format = new CountingPartWriters(settings.sink(),
+                peer == Peer.FILESINK_PARQUET ? new RowDataParquetWriters() : new ZstdJsonLineWriters());
         FileSink<QueueRecord> sink = FileSink.forBulkFormat(base, format)
                 .withBucketAssigner(new QueueBucketAssigner())
                 .withRollingPolicy(OnCheckpointRollingPolicy.build())
@@ -191,13 +194,18 @@ final class EndToEndRun {
         return new ManifestWatch(stack.bucketDir(settings.bucket()), sidecars);
     }
 
-    private boolean committed(Peer peer, LakeSettings settings, BucketFolder folder, ManifestWatch manifests)
+    /**
+     * Whether the corpus is committed, looked at the same cheap way for every peer while the clock
+     * runs: a counter for the ceiling, the listing against the writers' counts for FileSink, the
+     * manifests' listing then the pointers for the lake. Nothing is opened or decompressed here.
+     */
+    private boolean committed(Peer peer, LakeSettings settings, PartWatch parts, ManifestWatch manifests)
             throws Exception {
         if (peer == Peer.CEILING) {
             return CountingSink.count(settings.sink()) >= census.records();
         }
         if (peer.fileSink()) {
-            return folder.recordsInParts(peer.partFormat()) >= census.records();
+            return parts.committedRecords() >= census.records();
         }
         if (!manifests.reachesPast(census.lastStamps())) {
             return false;
@@ -212,12 +220,12 @@ final class EndToEndRun {
         return true;
     }
 
-    private String progress(Peer peer, LakeSettings settings, BucketFolder folder) throws Exception {
+    private String progress(Peer peer, LakeSettings settings, PartWatch parts) throws Exception {
         if (peer == Peer.CEILING) {
             return CountingSink.count(settings.sink()) + " of " + census.records() + " records read";
         }
         if (peer.fileSink()) {
-            return folder.recordsInParts(peer.partFormat()) + " of " + census.records() + " records in finished parts";
+            return parts.committedRecords() + " of " + census.records() + " records in committed parts";
         }
         CommitPointers pointers = new CommitPointers(stack.client(), settings.sink());
         List<String> seen = new ArrayList<>();
@@ -230,14 +238,14 @@ final class EndToEndRun {
 
     /**
      * Reads the bucket back once the clock stopped: the lake through its checker over the bucket's
-     * folder (every window consistent, every record once), the FileSink parts by counting.
+     * folder (every window consistent, every record once), the FileSink parts by {@link FileSinkAudit}.
      */
     private long verify(Peer peer, LakeSettings settings, BucketFolder folder) throws Exception {
         if (peer == Peer.CEILING) {
             return CountingSink.count(settings.sink());
         }
         if (peer.fileSink()) {
-            return folder.recordsInParts(peer.partFormat());
+            return FileSinkAudit.check(folder, peer.partFormat(), peer.label);
         }
         String root = stack.bucketDir(settings.bucket()).toUri().toString().replaceAll("/+$", "");
         LakeChecker checker = new LakeChecker(new FlinkLakeFiles(root), settings.prefix());

@@ -1,63 +1,29 @@
 package io.queenlake.bench.e2e;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * The JIT's CPU time, and a wait for its queue to drain before a measured run. On two cores C2 runs
  * behind: what the warm-ups, the last run's read-back and the cluster's start made hot may still be
  * queued when the next run starts, and that run would pay for compiling code that is not its own.
- * The compiler threads are not Java threads the management beans report, and the JVM's own
- * "compilation time" is wall time (inflated when both cores are busy), so the CPU time is read from
- * the kernel's per-thread accounting; on a system without {@code /proc} it is 0 and the wait is one
- * second. It sums the compiler threads alive when it reads: on two cores the JVM keeps one C1 and one
- * C2 thread for its whole life, but with more cores idle C2 threads exit and take their CPU time
- * with them, so run with {@code -XX:-UseDynamicNumberOfCompilerThreads} there.
+ * The JVM's own "compilation time" is wall time (inflated when both cores are busy), so the CPU
+ * time is {@link ThreadCpu}'s; without {@code /proc} it is 0 and the wait is one second. On two
+ * cores the JVM keeps one C1 and one C2 thread for its whole life, but with more cores idle C2
+ * threads exit and take their CPU time with them, so run with
+ * {@code -XX:-UseDynamicNumberOfCompilerThreads} there.
  */
 final class JitQuiet {
 
     /** The compiler threads may be busy this share of a second and still count as quiet. */
     private static final double QUIET_SHARE = 0.05;
     private static final long STEP_MS = 1_000;
-    private static final Path TASKS = Path.of("/proc/self/task");
-    private static final long NANOS_PER_TICK = 10_000_000L; // USER_HZ is 100 on every Linux this runs on
 
     private JitQuiet() {}
 
     /** CPU time of this JVM's C1 and C2 compiler threads so far, in nanoseconds. */
     static long compilerCpuNanos() {
-        if (!Files.isDirectory(TASKS)) {
-            return 0;
-        }
-        long ticks = 0;
-        try (Stream<Path> tasks = Files.list(TASKS)) {
-            for (Path task : (Iterable<Path>) tasks::iterator) {
-                ticks += compilerTicks(task);
-            }
-        } catch (IOException e) {
-            return 0;
-        }
-        return ticks * NANOS_PER_TICK;
-    }
-
-    /** utime + stime of one thread if it is a compiler thread; 0 otherwise or if it has exited. */
-    private static long compilerTicks(Path task) {
-        try {
-            String name = Files.readString(task.resolve("comm")).strip();
-            if (!name.startsWith("C1 CompilerThre") && !name.startsWith("C2 CompilerThre")) {
-                return 0;
-            }
-            String stat = Files.readString(task.resolve("stat"));
-            // Fields after the command's closing parenthesis: state is field 3, utime 14, stime 15.
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        } catch (IOException | RuntimeException e) {
-            return 0;
-        }
+        return ThreadCpu.nanos(ThreadCpu::compiler);
     }
 
     /** Returns once a whole second passes with the compiler threads busy under 5% of it, or at {@code max}. */

@@ -24,6 +24,7 @@ final class ProcessSampler implements AutoCloseable {
     private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private final long cpuAtStart;
     private final long compilerCpuAtStart;
+    private final long collectorCpuAtStart;
     private final LongSupplier brokerCpu;
     private final long brokerCpuAtStart;
     private final Thread sampler;
@@ -35,6 +36,7 @@ final class ProcessSampler implements AutoCloseable {
     private volatile boolean stopped;
     private long cpuNanos = -1;
     private long compilerCpuNanos = -1;
+    private long collectorCpuNanos = -1;
 
     private ProcessSampler(LongSupplier brokerCpu) {
         System.gc(); // the last run's garbage and its collection usage are not this run's
@@ -42,6 +44,7 @@ final class ProcessSampler implements AutoCloseable {
         this.brokerCpuAtStart = brokerCpu.getAsLong();
         this.cpuAtStart = os.getProcessCpuTime();
         this.compilerCpuAtStart = JitQuiet.compilerCpuNanos();
+        this.collectorCpuAtStart = ThreadCpu.nanos(ThreadCpu::collector);
         this.sampler = new Thread(this::sample, "e2e-heap-sampler");
         sampler.setDaemon(true);
         sampler.start();
@@ -74,6 +77,7 @@ final class ProcessSampler implements AutoCloseable {
         if (cpuNanos < 0) {
             cpuNanos = os.getProcessCpuTime() - cpuAtStart + brokerCpu.getAsLong() - brokerCpuAtStart;
             compilerCpuNanos = JitQuiet.compilerCpuNanos() - compilerCpuAtStart;
+            collectorCpuNanos = ThreadCpu.nanos(ThreadCpu::collector) - collectorCpuAtStart;
             stopped = true;
             sampler.interrupt();
         }
@@ -89,6 +93,14 @@ final class ProcessSampler implements AutoCloseable {
      */
     long compilerCpuNanos() {
         return compilerCpuNanos;
+    }
+
+    /**
+     * CPU time this JVM's garbage collector threads took during the run (part of {@link #cpuNanos()}:
+     * the pipelines' and the S3 server's garbage; the broker's JVM collects its own, not counted here).
+     */
+    long collectorCpuNanos() {
+        return collectorCpuNanos;
     }
 
     long peakHeapBytes() {

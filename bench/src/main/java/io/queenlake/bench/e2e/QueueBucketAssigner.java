@@ -10,7 +10,11 @@ final class QueueBucketAssigner implements BucketAssigner<QueueRecord, String> {
 
     @Override
     public String getBucketId(QueueRecord element, Context context) {
-        return "queue=" + element.queue();
+        return bucketId(element.queue());
+    }
+
+    static String bucketId(String queue) {
+        return "queue=" + queue;
     }
 
     @Override

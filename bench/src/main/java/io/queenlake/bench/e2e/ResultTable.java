@@ -42,20 +42,23 @@ final class ResultTable {
             out.append(config.describe()).append('\n');
         }
         out.append("\n");
-        out.append("| configuration | run | s to commit all (first record, read all) | records/s | MB/s payload | CPU s / M records | of which JIT | peak heap MB"
-                + " (live after GC) | peak checkpoint (written) | checkpoints | objects (data) | S3 requests | bucket MB |\n");
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        out.append("| configuration | run | s to commit all (first record, read all) | all read to committed, s | records/s | MB/s payload | CPU s / M records"
+                + " | of which JIT | GC share of CPU | peak heap MB (live after GC) | peak checkpoint (written) | checkpoints | objects (data) | S3 requests | bucket MB |\n");
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (List<RunResult> runs : results.values()) {
             RunResult r = medianRun(runs);
-            out.append(String.format(Locale.ROOT, "| %s | %s | %.1f (%.1f, %.1f) | %,.0f | %.1f | %.1f | %.1f | %d (%d) | %s | %d | %d (%d) | %d | %.1f |%n",
-                    r.config().label(), r.peer().label, r.seconds(), r.firstRecordSeconds(), r.readAllSeconds(), r.recordsPerSecond(), r.payloadMBps(), r.cpuSecondsPerMillion(),
-                    r.jitSecondsPerMillion(), r.peakHeapBytes() >> 20, r.peakLiveHeapBytes() >> 20,
+            out.append(String.format(Locale.ROOT, "| %s | %s | %.1f (%.1f, %.1f) | %.1f | %,.0f | %.1f | %.1f | %.1f | %.0f%% | %d (%d) | %s | %d | %d (%d) | %d | %.1f |%n",
+                    r.config().label(), r.peer().label, r.seconds(), r.firstRecordSeconds(), r.readAllSeconds(), r.readToCommitSeconds(), r.recordsPerSecond(),
+                    r.payloadMBps(), r.cpuSecondsPerMillion(), r.jitSecondsPerMillion(), 100 * r.gcShare(), r.peakHeapBytes() >> 20, r.peakLiveHeapBytes() >> 20,
                     checkpointSize(r.peakStateBytes(), r.peakCheckpointedBytes()), r.checkpoints(), r.objects(), r.dataObjects(), r.s3RequestCount(),
                     r.bucketBytes() / 1e6));
         }
         out.append('\n');
         out.append("peak checkpoint: the largest completed checkpoint of the run by the job's checkpoint statistics (full state),"
                 + " in brackets the most one checkpoint wrote where that was less (incremental)\n");
+        out.append("all read to committed: from the source's last record to the commit of the whole corpus; GC share: this JVM's"
+                + " garbage collector threads' CPU over the run's CPU (both JVMs)\n");
+        tails(out, results);
         if (floor != null) {
             out.append(floor.describe()).append('\n');
         }
@@ -114,6 +117,21 @@ final class ResultTable {
                         + " efficiency, %.2fx without the JIT (by round: %s)%n", in, lake.peer().label, median(floors),
                 median(cpu), median(withoutJit),
                 String.join(", ", cpu.stream().map(t -> String.format(Locale.ROOT, "%.2f", t)).toList())));
+    }
+
+    /** Per configuration and peer, the medians over the rounds of the figures a row gives for its median run only. */
+    private static void tails(StringBuilder out, Map<Key, List<RunResult>> results) {
+        results.forEach((key, runs) -> out.append(String.format(Locale.ROOT,
+                "[%s] %s, medians of %d rounds: all read to committed %.1f s (by round: %s), CPU %.1f s / M records,"
+                        + " GC %.0f%% of CPU, peak heap %d MB%n",
+                key.config().label(), key.peer().label, runs.size(), median(figures(runs, RunResult::readToCommitSeconds)),
+                String.join(", ", runs.stream().map(r -> String.format(Locale.ROOT, "%.1f", r.readToCommitSeconds())).toList()),
+                median(figures(runs, RunResult::cpuSecondsPerMillion)), 100 * median(figures(runs, RunResult::gcShare)),
+                (long) median(figures(runs, r -> r.peakHeapBytes())) >> 20)));
+    }
+
+    private static List<Double> figures(List<RunResult> runs, ToDoubleFunction<RunResult> figure) {
+        return runs.stream().map(figure::applyAsDouble).toList();
     }
 
     private static RunResult medianRun(List<RunResult> runs) {

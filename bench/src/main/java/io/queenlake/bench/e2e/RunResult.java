@@ -12,6 +12,8 @@ import java.util.Map;
  * @param cpuSeconds process CPU time over the run (broker and S3 server included)
  * @param jitSeconds of which this JVM's JIT compiler threads took (see {@link JitQuiet}); the broker's
  *     JVM compiles too, and that stays in {@code cpuSeconds}
+ * @param gcSeconds of which this JVM's garbage collector threads took (see {@link ThreadCpu}); the broker's
+ *     JVM collects too, and that stays in {@code cpuSeconds}
  * @param peakLiveHeapBytes the most heap still live after a collection during the run
  * @param config the Flink configuration the run's job ran in
  * @param peakStateBytes the largest completed checkpoint's full state, from the job's checkpoint statistics
@@ -21,7 +23,7 @@ import java.util.Map;
  * @param objects objects in the run's bucket at the end; {@code dataObjects} of them hold records
  * @param recordsVerified records read back from the bucket once the clock stopped
  */
-record RunResult(Peer peer, RunConfig config, long records, long payloadBytes, double seconds, double firstRecordSeconds, double readAllSeconds, double cpuSeconds, double jitSeconds, long peakHeapBytes,
+record RunResult(Peer peer, RunConfig config, long records, long payloadBytes, double seconds, double firstRecordSeconds, double readAllSeconds, double cpuSeconds, double jitSeconds, double gcSeconds, long peakHeapBytes,
         long peakLiveHeapBytes, long peakStateBytes, long peakCheckpointedBytes,
         Map<String, Long> peakStateByTask, Map<String, Long> s3Requests, long checkpoints, long objects, long dataObjects, long bucketBytes, long recordsVerified) {
 
@@ -35,6 +37,19 @@ record RunResult(Peer peer, RunConfig config, long records, long payloadBytes, d
 
     double payloadMBps() {
         return payloadBytes / 1e6 / seconds;
+    }
+
+    /**
+     * From the source's last record to the commit of the whole corpus: the tail a sink adds after the
+     * read (0 for the ceiling, whose last record read is its last counted; both are seen at one poll).
+     */
+    double readToCommitSeconds() {
+        return Math.max(0, seconds - readAllSeconds);
+    }
+
+    /** The share of the run's CPU (both JVMs) this JVM's garbage collector took. */
+    double gcShare() {
+        return gcSeconds / cpuSeconds;
     }
 
     double cpuSecondsPerMillion() {
