@@ -1,6 +1,5 @@
 package io.queenlake.format.run;
 
-import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.order.Utf8ByteOrder;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -58,25 +57,5 @@ public record OrderedRuns(List<RunSlice> slices, List<NameSpan> names, long reco
             spans.add(new NameSpan(name, from, ordered.size()));
         }
         return new OrderedRuns(List.copyOf(ordered), List.copyOf(spans), records, minTs, maxTs);
-    }
-
-    /**
-     * Per partition name, the position after its newest record (highest stamp, then offset) with
-     * that record's incarnation, in name order, as {@code ResumePositions} gives for the records.
-     */
-    public List<CheckpointDoc.Position> resumePositions() {
-        List<CheckpointDoc.Position> positions = new ArrayList<>(names.size());
-        for (NameSpan span : names) {
-            RunSlice newest = slices.get(span.from());
-            for (int i = span.from() + 1; i < span.to(); i++) {
-                RunSlice s = slices.get(i);
-                if (s.lastStamp() > newest.lastStamp()
-                        || (s.lastStamp() == newest.lastStamp() && s.lastOffset() > newest.lastOffset())) {
-                    newest = s;
-                }
-            }
-            positions.add(new CheckpointDoc.Position(span.partition(), newest.lastOffset() + 1, newest.partitionId()));
-        }
-        return positions;
     }
 }

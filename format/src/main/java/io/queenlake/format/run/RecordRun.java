@@ -19,6 +19,7 @@ import java.util.Objects;
 public final class RecordRun {
 
     static final int PAGE_BYTES = 32 * 1024;
+    static final int FIRST_PAGE_BYTES = 256;
 
     private final String partition;
     private final String partitionId;
@@ -27,7 +28,7 @@ public final class RecordRun {
     private byte[][] pages = new byte[1][];
     private int pageCount;
     /** Bytes used in the last page. */
-    private int pageUsed = PAGE_BYTES;
+    private int pageUsed;
     private long bytes;
 
     private boolean sealed;
@@ -75,20 +76,37 @@ public final class RecordRun {
         int at = from;
         int left = length;
         while (left > 0) {
-            if (pageUsed == PAGE_BYTES) {
-                if (pageCount == pages.length) {
-                    pages = Arrays.copyOf(pages, pageCount * 2);
-                }
-                pages[pageCount++] = new byte[PAGE_BYTES];
-                pageUsed = 0;
+            if (pageCount == 0 || pageUsed == pages[pageCount - 1].length) {
+                grow(left);
             }
-            int n = Math.min(left, PAGE_BYTES - pageUsed);
-            System.arraycopy(src, at, pages[pageCount - 1], pageUsed, n);
+            byte[] page = pages[pageCount - 1];
+            int n = Math.min(left, page.length - pageUsed);
+            System.arraycopy(src, at, page, pageUsed, n);
             pageUsed += n;
             at += n;
             left -= n;
         }
         bytes += length;
+    }
+
+    /**
+     * Room for more bytes: the first page doubles from {@value #FIRST_PAGE_BYTES} bytes up to a
+     * full page (thousands of partitions each hold a few records in most windows), then whole pages
+     * follow, so every page but the last is {@value #PAGE_BYTES} bytes and a position's page is a division.
+     */
+    private void grow(int wanted) {
+        if (pageCount == 1 && pages[0].length < PAGE_BYTES) {
+            pages[0] = Arrays.copyOf(pages[0], (int) Math.min(PAGE_BYTES,
+                    Math.max(pages[0].length * 2L, (long) pageUsed + wanted)));
+            return;
+        }
+        if (pageCount == pages.length) {
+            pages = Arrays.copyOf(pages, pageCount * 2);
+        }
+        int length = pageCount == 0 ? Math.min(PAGE_BYTES, Math.max(FIRST_PAGE_BYTES, wanted)) : PAGE_BYTES;
+        pages[pageCount] = new byte[length];
+        pageCount++;
+        pageUsed = 0;
     }
 
     public String partition() {
@@ -128,10 +146,6 @@ public final class RecordRun {
         return bytes;
     }
 
-    /** What the run costs in memory beyond its bytes: the per-record columns. */
-    public long columnBytes() {
-        return (long) offsets.length * (8 + 8 + 4 + 8);
-    }
 
     /** How many records from the start are stamped at or below {@code stamp}. */
     public int countAtOrBelow(long stamp) {

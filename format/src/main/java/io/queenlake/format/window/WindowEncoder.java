@@ -84,7 +84,7 @@ public final class WindowEncoder {
             }
         }
         return new EncodedWindow(manifestOf(window, ordered.records(), ordered.names().size(), ordered.minTs(),
-                ordered.maxTs(), ordered.resumePositions(), objects), objects);
+                ordered.maxTs(), ResumePositions.after(ordered), objects), objects);
     }
 
     public EncodedWindow encode(WindowInput window) throws IOException {
