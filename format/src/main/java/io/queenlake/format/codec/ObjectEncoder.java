@@ -1,6 +1,8 @@
 package io.queenlake.format.codec;
 
 import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.run.RecordEncoding;
+import io.queenlake.format.run.RunSlice;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -25,4 +27,21 @@ public interface ObjectEncoder {
      * @param labels what the object belongs to (Parquet puts them in its footer)
      */
     void encode(List<LogRecord> records, Labels labels, OutputStream out) throws IOException;
+
+    /** How an open window keeps a record for this encoder ({@link #encodeRuns}): a new one, for one thread. */
+    RecordEncoding recordEncoding();
+
+    /**
+     * Encodes runs of records kept by {@link #recordEncoding()}, already in lake order, into the very
+     * bytes {@link #encode} writes for the same records. Does not close {@code out}.
+     */
+    void encodeRuns(List<RunSlice> inLakeOrder, Labels labels, OutputStream out) throws IOException;
+
+    /** Refuses a run another format kept: its bytes would not be this object's. */
+    static void requireEncoding(RunSlice slice, String expected) {
+        if (!slice.encoding().equals(expected)) {
+            throw new IllegalArgumentException("the records of partition '" + slice.partition() + "' were kept as "
+                    + slice.encoding() + ", but this object is written from " + expected);
+        }
+    }
 }

@@ -4,6 +4,8 @@ import io.queenlake.format.codec.Labels;
 import io.queenlake.format.codec.ObjectEncoder;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.order.Utf8ByteOrder;
+import io.queenlake.format.run.RecordEncoding;
+import io.queenlake.format.run.RunSlice;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -43,6 +45,31 @@ public final class JsonlObjectEncoder implements ObjectEncoder {
                 buffer.drainTo(sink);
             }
             previous = r;
+        }
+        buffer.drainTo(sink);
+        sink.close();
+    }
+
+    @Override
+    public RecordEncoding recordEncoding() {
+        return new JsonlLines();
+    }
+
+    /** The lines the runs hold, fed to the compressor in the same chunks {@link #encode} feeds it. */
+    @Override
+    public void encodeRuns(List<RunSlice> inLakeOrder, Labels labels, OutputStream out) throws IOException {
+        LineBuffer buffer = new LineBuffer(CHUNK_BYTES + 16 * 1024);
+        OutputStream sink = compression.open(out);
+        for (RunSlice slice : inLakeOrder) {
+            ObjectEncoder.requireEncoding(slice, JsonlLines.NAME);
+            for (int i = 0; i < slice.size(); i++) {
+                int length = slice.length(i);
+                buffer.ensure(length);
+                buffer.size += slice.read(i, buffer.bytes, buffer.size);
+                if (buffer.size >= CHUNK_BYTES) {
+                    buffer.drainTo(sink);
+                }
+            }
         }
         buffer.drainTo(sink);
         sink.close();

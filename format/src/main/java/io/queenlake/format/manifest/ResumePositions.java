@@ -4,6 +4,8 @@ import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.order.Incarnation;
 import io.queenlake.format.order.Incarnations;
 import io.queenlake.format.order.OrderedRecords;
+import io.queenlake.format.run.OrderedRuns;
+import io.queenlake.format.run.RunSlice;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -44,6 +46,27 @@ public final class ResumePositions {
                 }
             }
             positions.add(after(newest));
+        }
+        return positions;
+    }
+
+    /**
+     * The same for a window kept as runs, in name order: each run's last record is its newest
+     * (a run's stamps never fall and its offsets rise), so only the runs of a name are compared.
+     */
+    public static List<CheckpointDoc.Position> after(OrderedRuns ordered) {
+        List<CheckpointDoc.Position> positions = new ArrayList<>(ordered.names().size());
+        List<RunSlice> slices = ordered.slices();
+        for (OrderedRuns.NameSpan span : ordered.names()) {
+            RunSlice newest = slices.get(span.from());
+            for (int i = span.from() + 1; i < span.to(); i++) {
+                RunSlice s = slices.get(i);
+                if (s.lastStamp() > newest.lastStamp()
+                        || (s.lastStamp() == newest.lastStamp() && s.lastOffset() > newest.lastOffset())) {
+                    newest = s;
+                }
+            }
+            positions.add(new CheckpointDoc.Position(span.partition(), newest.lastOffset() + 1, newest.partitionId()));
         }
         return positions;
     }

@@ -3,6 +3,8 @@ package io.queenlake.format.parquet;
 import io.queenlake.format.codec.Labels;
 import io.queenlake.format.codec.ObjectEncoder;
 import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.run.RecordEncoding;
+import io.queenlake.format.run.RunSlice;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
@@ -37,6 +39,16 @@ public final class ParquetObjectEncoder implements ObjectEncoder {
     @Override
     public void encode(List<LogRecord> records, Labels labels, OutputStream out) throws IOException {
         new ParquetWindowWriter(settings).write(records, labels, out);
+    }
+
+    @Override
+    public RecordEncoding recordEncoding() {
+        return new ParquetRows();
+    }
+
+    @Override
+    public void encodeRuns(List<RunSlice> inLakeOrder, Labels labels, OutputStream out) throws IOException {
+        new ParquetWindowWriter(settings).write(ParquetRows.records(inLakeOrder), labels, out);
     }
 
     @Override

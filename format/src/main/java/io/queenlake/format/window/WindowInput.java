@@ -2,7 +2,6 @@ package io.queenlake.format.window;
 
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
-import io.queenlake.format.model.WindowBounds;
 import java.util.List;
 import java.util.Objects;
 
@@ -11,7 +10,8 @@ import java.util.Objects;
  * across partitions) and the lost ranges found while reading it.
  */
 public record WindowInput(
-        String tenant, String queue, long k, long tStart, long tEnd, List<LogRecord> records, List<LostRange> lost) {
+        String tenant, String queue, long k, long tStart, long tEnd, List<LogRecord> records, List<LostRange> lost)
+        implements WindowContent {
 
     public WindowInput {
         Objects.requireNonNull(tenant, "tenant");
@@ -37,8 +37,17 @@ public record WindowInput(
         }
     }
 
-    /** The window's interval, {@code [tStart, tEnd)}. */
-    public WindowBounds bounds() {
-        return new WindowBounds(tStart, tEnd);
+    @Override
+    public int recordCount() {
+        return records.size();
+    }
+
+    @Override
+    public long weight() {
+        long weight = 0;
+        for (LogRecord r : records) {
+            weight += r.weight();
+        }
+        return weight;
     }
 }

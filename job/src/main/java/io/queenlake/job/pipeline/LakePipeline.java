@@ -33,7 +33,7 @@ public final class LakePipeline {
                 .fromSource(source, source.watermarkStrategy(), "Queen source", QueueEventTypeInfo.INSTANCE)
                 .uid(SOURCE_UID);
         DataStream<ClosedWindow> closed = events
-                .transform("Broker-clock windows", ClosedWindowTypeInfo.INSTANCE, new LakeWindowOperator(windows))
+                .transform("Broker-clock windows", ClosedWindowTypeInfo.INSTANCE, new LakeWindowOperator(windows, sink.config().writerSettings().format()))
                 .uid(WINDOWS_UID);
         closed.sinkTo(sink).uid(SINK_UID).name("Lake sink");
         ChainCheck.verify(env, SOURCE_UID, WINDOWS_UID, SINK_UID);

@@ -2,7 +2,7 @@ package io.queenlake.job.window;
 
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Intent;
-import io.queenlake.format.window.WindowInput;
+import io.queenlake.format.window.WindowContent;
 import io.queenlake.job.window.ClosedWindowTypeInfo;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,10 +19,10 @@ import org.apache.flink.api.common.typeinfo.TypeInfo;
  * (named through {@code @TypeInfo}), never Kryo.
  */
 @TypeInfo(ClosedWindowTypeInfo.Factory.class)
-public record ClosedWindow(WindowInput window, Optional<CheckpointDoc> checkpoint, Optional<Intent> redo) {
+public record ClosedWindow(WindowContent window, Optional<CheckpointDoc> checkpoint, Optional<Intent> redo) {
 
     /** A window cut by this job's own settings. */
-    public ClosedWindow(WindowInput window, Optional<CheckpointDoc> checkpoint) {
+    public ClosedWindow(WindowContent window, Optional<CheckpointDoc> checkpoint) {
         this(window, checkpoint, Optional.empty());
     }
 

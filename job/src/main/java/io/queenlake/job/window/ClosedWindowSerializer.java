@@ -4,7 +4,11 @@ import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Intent;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
+import io.queenlake.format.run.RecordRun;
+import io.queenlake.format.run.RunSlice;
+import io.queenlake.format.window.WindowContent;
 import io.queenlake.format.window.WindowInput;
+import io.queenlake.format.window.WindowRuns;
 import io.queenlake.job.serde.ModelWire;
 import io.queenlake.job.serde.WireStrings;
 import io.queenlake.job.window.ClosedWindow;
@@ -20,9 +24,12 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * The serializer of the window operator's output, the lake sink's input: the window (tenant,
- * queue, k, bounds, records, lost ranges) then an optional checkpoint document (a presence byte,
+ * queue, k, bounds, its records, lost ranges) then an optional checkpoint document (a presence byte,
  * k, tEnd, positions), then an optional intent the window redoes (a presence byte, its JSON).
- * See {@link ModelWire} for the parts.
+ * See {@link ModelWire} for the parts. The records are either a count and the records, or, for a
+ * window kept as runs ({@link WindowRuns}), the negated count of runs and each run: partition,
+ * incarnation, encoding, and per record its offset, stamp, weight and encoded bytes. A count is
+ * never negative in the first form, so windows written before runs existed read back as they were.
  */
 public final class ClosedWindowSerializer extends TypeSerializerSingleton<ClosedWindow> {
 
@@ -61,15 +68,20 @@ public final class ClosedWindowSerializer extends TypeSerializerSingleton<Closed
 
     @Override
     public void serialize(ClosedWindow value, DataOutputView out) throws IOException {
-        WindowInput w = value.window();
+        WindowContent w = value.window();
         WireStrings.write(w.tenant(), out);
         WireStrings.write(w.queue(), out);
         out.writeLong(w.k());
         out.writeLong(w.tStart());
         out.writeLong(w.tEnd());
-        out.writeInt(w.records().size());
-        for (LogRecord r : w.records()) {
-            ModelWire.writeLogRecord(r, out);
+        if (w instanceof WindowRuns runs) {
+            writeRuns(runs.runs(), out);
+        } else {
+            List<LogRecord> records = ((WindowInput) w).records();
+            out.writeInt(records.size());
+            for (LogRecord r : records) {
+                ModelWire.writeLogRecord(r, out);
+            }
         }
         out.writeInt(w.lost().size());
         for (LostRange lost : w.lost()) {
@@ -100,9 +112,10 @@ public final class ClosedWindowSerializer extends TypeSerializerSingleton<Closed
         long k = in.readLong();
         long tStart = in.readLong();
         long tEnd = in.readLong();
-        int recordCount = ModelWire.count(in, "records");
-        List<LogRecord> records = new ArrayList<>(recordCount);
-        for (int i = 0; i < recordCount; i++) {
+        int count = in.readInt();
+        List<RunSlice> runs = count < 0 ? readRuns(-count, in) : null;
+        List<LogRecord> records = new ArrayList<>(Math.max(count, 0));
+        for (int i = 0; i < count; i++) {
             records.add(ModelWire.readLogRecord(in));
         }
         int lostCount = ModelWire.count(in, "lost ranges");
@@ -127,7 +140,51 @@ public final class ClosedWindowSerializer extends TypeSerializerSingleton<Closed
             in.readFully(json);
             redo = Optional.of(Intent.fromJson(json));
         }
-        return new ClosedWindow(new WindowInput(tenant, queue, k, tStart, tEnd, records, lost), checkpoint, redo);
+        WindowContent window = runs != null
+                ? new WindowRuns(tenant, queue, k, tStart, tEnd, runs, lost)
+                : new WindowInput(tenant, queue, k, tStart, tEnd, records, lost);
+        return new ClosedWindow(window, checkpoint, redo);
+    }
+
+    private static void writeRuns(List<RunSlice> runs, DataOutputView out) throws IOException {
+        out.writeInt(-runs.size());
+        byte[] buffer = new byte[256];
+        for (RunSlice run : runs) {
+            WireStrings.write(run.partition(), out);
+            WireStrings.write(run.partitionId(), out);
+            WireStrings.write(run.encoding(), out);
+            out.writeInt(run.size());
+            for (int i = 0; i < run.size(); i++) {
+                int length = run.length(i);
+                if (buffer.length < length) {
+                    buffer = new byte[Math.max(length, buffer.length * 2)];
+                }
+                run.read(i, buffer, 0);
+                out.writeLong(run.offset(i));
+                out.writeLong(run.stamp(i));
+                out.writeInt(run.weight(i));
+                out.writeInt(length);
+                out.write(buffer, 0, length);
+            }
+        }
+    }
+
+    private static List<RunSlice> readRuns(int count, DataInputView in) throws IOException {
+        List<RunSlice> runs = new ArrayList<>(count);
+        for (int r = 0; r < count; r++) {
+            RecordRun run = new RecordRun(WireStrings.read(in), WireStrings.read(in), WireStrings.read(in));
+            int size = ModelWire.count(in, "run records");
+            for (int i = 0; i < size; i++) {
+                long offset = in.readLong();
+                long stamp = in.readLong();
+                int weight = in.readInt();
+                byte[] bytes = new byte[ModelWire.count(in, "record bytes")];
+                in.readFully(bytes);
+                run.add(offset, stamp, weight, bytes, 0, bytes.length);
+            }
+            runs.add(run.all());
+        }
+        return runs;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.queenlake.job.window;
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.RetryPolicy;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.job.restore.PointerRestore;
 import io.queenlake.source.OpenWindows;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * "Restore"): per queue ({@link QueueWindows}) it buffers each record in its epoch-aligned grid
  * cell, and closes a queue's cells, size-cut and numbered, when that queue's own frontier
  * ({@link QueueFrontier}) reaches their last microsecond. It never encodes, writes or commits:
- * the sink does.
+ * the sink does. It keeps each record as the bytes the lake's format makes of it, made as the
+ * record arrives ({@link OpenRuns}), so the sink's encoding of a closed window only concatenates.
  *
  * <p>It holds no Flink state at all. Open windows live in memory; at a checkpoint the source reader
  * asks them ({@link OpenWindows}, registered for the task's thread) for each queue's cut, and a
@@ -58,8 +60,12 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
     private static final Logger LOG = LoggerFactory.getLogger(LakeWindowOperator.class);
 
     private final WindowSettings settings;
+    /** The lake's format, as its name and codec (a {@link Format} is not serializable). */
+    private final String formatName;
+    private final String formatCodec;
 
     private transient Map<String, QueueWindows> queues;
+    private transient WindowFormats formats;
     private transient QueenClient client;
     private transient WindowMetrics metrics;
     private transient OpenWindowBudget.Account budget;
@@ -69,14 +75,21 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
     /** No queue can cut early until a frontier moves or a queue starts: over the budget, records then skip the scan. */
     private transient boolean nothingToCut;
 
-    public LakeWindowOperator(WindowSettings settings) {
+    /**
+     * @param format the lake's format, which the open windows keep their records in (the sink's:
+     *     {@code LakePipeline} passes it)
+     */
+    public LakeWindowOperator(WindowSettings settings, Format format) {
         this.settings = Objects.requireNonNull(settings, "settings");
+        this.formatName = format.name();
+        this.formatCodec = format.codecName();
     }
 
     @Override
     public void open() throws Exception {
         super.open();
         queues = new HashMap<>();
+        formats = new WindowFormats(Format.of(formatName, formatCodec));
         metrics = new WindowMetrics(getMetricGroup());
         budget = OpenWindowBudget.account(settings.memoryBytes());
         emitter = w -> output.collect(new StreamRecord<>(w, WindowRules.lastMillis(w.window().bounds())));
@@ -146,7 +159,7 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
         start.redo().ifPresent(intent -> LOG.info("queue '{}' has an open intent: window k={} [{}, {}) is closed"
                 + " first, as {} {} {}", queue, intent.k(), intent.tStart(), intent.tEnd(), intent.format(),
                 intent.compression(), intent.layout().wireName()));
-        queues.put(queue, new QueueWindows(queue, start, settings, metrics.of(queue), budget, handover));
+        queues.put(queue, new QueueWindows(queue, start, settings, formats, metrics.of(queue), budget, handover));
     }
 
     /**

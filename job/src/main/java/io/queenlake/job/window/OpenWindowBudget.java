@@ -12,16 +12,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * operator's own unpublished change to the shared total, so its own share is always exact; the other
  * operators' shares lag by less than one batch each.
  *
- * <p>A record weighs its payload plus {@link #RECORD_OVERHEAD} bytes (its object headers, fields,
- * partition and transaction names), an estimate of what it takes on the heap, so that many small
- * records are bounded too.
+ * <p>A record weighs the bytes its run keeps of it (its JSONL line or Parquet row, {@link OpenRuns})
+ * plus {@link #RECORD_OVERHEAD} bytes for its columns (offset, stamp, end and weight: 28 bytes,
+ * with room for the arrays' doubling), so that many small records are bounded too.
  */
 final class OpenWindowBudget {
 
     /** Changes smaller than this stay local to the operator. */
     static final long PUBLISH_BATCH = 256 * 1024;
-    /** The heap an open record takes beside its payload bytes (an estimate). */
-    static final long RECORD_OVERHEAD = 128;
+    /** The heap an open record takes beside the bytes kept of it (an estimate). */
+    static final long RECORD_OVERHEAD = 64;
 
     private static final AtomicLong TOTAL = new AtomicLong();
 
@@ -32,9 +32,9 @@ final class OpenWindowBudget {
         return TOTAL.get();
     }
 
-    /** The budget weight of an open record with {@code payloadBytes} payload bytes. */
-    static long weight(long payloadBytes) {
-        return payloadBytes + RECORD_OVERHEAD;
+    /** The budget weight of an open record whose run keeps {@code keptBytes} of it. */
+    static long weight(long keptBytes) {
+        return keptBytes + RECORD_OVERHEAD;
     }
 
     /** A new operator's share of the JVM's budget of {@code limitBytes}. */

@@ -8,7 +8,10 @@ import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.format.model.WindowBounds;
 import io.queenlake.format.order.Utf8ByteOrder;
-import io.queenlake.format.window.WindowInput;
+import io.queenlake.format.run.OrderedRuns;
+import io.queenlake.format.run.RecordRun;
+import io.queenlake.format.run.RunSlice;
+import io.queenlake.format.window.WindowRuns;
 import io.queenlake.source.OpenWindows;
 import io.queenlake.source.QueueRecord;
 import io.queenlake.source.split.PartitionSplit;
@@ -33,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * window closes on this queue's frontier only; a restore reads the open records again from the
  * broker, so nothing here is Flink state. Used from the task thread only.
  *
- * <p>The per-record path ({@link #add}) is a few comparisons, one list append and counters; the
- * scan for the oldest open record of each partition runs only in {@link #snapshot()}.
+ * <p>The per-record path ({@link #add}) is a few comparisons, the record's encoding appended to its
+ * partition incarnation's run ({@link OpenRuns}) and counters: the lake's bytes are made as records
+ * arrive, and closing a window cuts and hands on runs. A checkpoint reads each run's first record.
  */
 final class QueueWindows {
 
@@ -46,25 +50,27 @@ final class QueueWindows {
     private static final Comparator<CheckpointDoc.Position> POSITION_ORDER =
             Comparator.comparing(CheckpointDoc.Position::partition, Utf8ByteOrder.INSTANCE);
 
-    /** One open grid cell: its records in arrival order. */
+    /** One open grid cell: its records, kept as runs. */
     private static final class Cell {
         final long tStart;
         final long tEnd;
-        OpenRecords records = new OpenRecords();
+        OpenRuns records;
         long payloadBytes;
         long minTs = Long.MAX_VALUE;
 
-        Cell(WindowBounds bounds) {
+        Cell(WindowBounds bounds, OpenRuns records) {
             this.tStart = bounds.tStart();
             this.tEnd = bounds.tEnd();
+            this.records = records;
         }
 
-        void add(QueueRecord r, long ts, int bytes) {
-            records.add(r);
+        /** Keeps the record; returns the bytes kept for it. */
+        long add(QueueRecord r, long ts, long bytes) {
             payloadBytes += bytes;
             if (ts < minTs) {
                 minTs = ts;
             }
+            return records.add(r.record(), r.lostBefore());
         }
     }
 
@@ -77,6 +83,7 @@ final class QueueWindows {
 
     private final String queue;
     private final WindowSettings settings;
+    private final WindowFormats formats;
     private final Optional<WindowHandover> handover;
     private final ArrayDeque<Unhanded> unhanded = new ArrayDeque<>();
     private final WindowMetrics.Queue metrics;
@@ -88,7 +95,7 @@ final class QueueWindows {
     private final Map<String, CheckpointDoc.Position> closedPositions = new HashMap<>();
 
     private Intent redo;
-    private OpenRecords redoRecords;
+    private OpenRuns redoRecords;
     private long redoBytes;
 
     private final TreeMap<Long, Cell> cells = new TreeMap<>();
@@ -98,18 +105,20 @@ final class QueueWindows {
     private long frontier;
     private long closedThroughAtSnapshot = Long.MIN_VALUE;
     private long payloadBytes;
+    private long keptBytes;
     private long openRecords;
 
-    QueueWindows(String queue, StartPoint start, WindowSettings settings, WindowMetrics.Queue metrics,
-            OpenWindowBudget.Account budget) {
-        this(queue, start, settings, metrics, budget, Optional.empty());
+    QueueWindows(String queue, StartPoint start, WindowSettings settings, WindowFormats formats,
+            WindowMetrics.Queue metrics, OpenWindowBudget.Account budget) {
+        this(queue, start, settings, formats, metrics, budget, Optional.empty());
     }
 
     /** {@code handover}: the writer chained behind, which says which closed windows it handed on. */
-    QueueWindows(String queue, StartPoint start, WindowSettings settings, WindowMetrics.Queue metrics,
-            OpenWindowBudget.Account budget, Optional<WindowHandover> handover) {
+    QueueWindows(String queue, StartPoint start, WindowSettings settings, WindowFormats formats,
+            WindowMetrics.Queue metrics, OpenWindowBudget.Account budget, Optional<WindowHandover> handover) {
         this.queue = queue;
         this.settings = settings;
+        this.formats = formats;
         this.handover = handover;
         this.metrics = metrics;
         this.budget = budget;
@@ -123,7 +132,7 @@ final class QueueWindows {
         this.frontier = lastEnd == Long.MIN_VALUE ? Long.MIN_VALUE : lastEnd - 1;
         start.redo().ifPresent(intent -> {
             redo = intent;
-            redoRecords = new OpenRecords();
+            redoRecords = new OpenRuns(formats.of(intent));
         });
         metrics.bufferedBytes(0);
     }
@@ -144,7 +153,10 @@ final class QueueWindows {
                     queue, r.record().partition(), r.record().offset(), ts, frontier);
             throw new LateRecordException(queue, r.record().partition(), r.record().offset(), ts, frontier);
         }
-        int bytes = r.record().payload().length;
+        // Payload bytes as the size cut weighs them (an empty payload counts 1).
+        long bytes = r.record().weight();
+        countIfRewritten(r.record());
+        long kept;
         if (redo != null && ts < redo.tEnd()) {
             if (ts < redo.tStart()) {
                 throw new IllegalStateException("queue '" + queue + "': record " + r.record().partition() + "@"
@@ -152,7 +164,7 @@ final class QueueWindows {
                         + " the start " + redo.tStart() + " of the open intent k=" + redo.k()
                         + ", where the window that wrote the intent had no record: the log or the pointer changed");
             }
-            redoRecords.add(r);
+            kept = redoRecords.add(r.record(), r.lostBefore());
             redoBytes += bytes;
         } else {
             Cell cell = recent;
@@ -160,19 +172,20 @@ final class QueueWindows {
                 cell = cellOf(ts);
                 recent = cell;
             }
-            cell.add(r, ts, bytes);
+            kept = cell.add(r, ts, bytes);
         }
         payloadBytes += bytes;
+        keptBytes += kept;
         openRecords++;
         metrics.bufferedBytes(payloadBytes);
-        budget.add(OpenWindowBudget.weight(bytes));
+        budget.add(OpenWindowBudget.weight(kept));
     }
 
     private Cell cellOf(long ts) {
         WindowBounds bounds = WindowRules.bounds(ts, settings.maxWindowMs(), settings.align());
         Cell cell = cells.get(bounds.tStart());
         if (cell == null) {
-            cell = new Cell(bounds);
+            cell = new Cell(bounds, new OpenRuns(formats.own()));
             cells.put(bounds.tStart(), cell);
         }
         return cell;
@@ -199,8 +212,8 @@ final class QueueWindows {
             if (recent == cell) {
                 recent = null;
             }
-            release(cell.records.size(), cell.payloadBytes);
-            emit(cell.records, cell.minTs, cell.tEnd, out);
+            release(cell.records.size(), cell.payloadBytes, cell.records.kept());
+            emit(cell.records.close(), cell.minTs, cell.tEnd, out);
         }
     }
 
@@ -208,12 +221,11 @@ final class QueueWindows {
      * Cuts the grid window's records, the lowest stamped {@code firstTs}, into numbered windows from
      * where the last one ended to {@code tEnd}.
      */
-    private void emit(OpenRecords records, long firstTs, long tEnd, Consumer<ClosedWindow> out) {
+    private void emit(ClosingRuns records, long firstTs, long tEnd, Consumer<ClosedWindow> out) {
         long tStart = WindowRules.tiledStart(
                 lastEnd == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(lastEnd), firstTs, settings.align());
-        countRewrittenPayloads(records);
         collect(WindowSlicer.slice(settings.tenant(), queue, tStart, tEnd, records, k + 1, settings.targetBytes()),
-                Optional.empty(), lostOf(records), out);
+                Optional.empty(), out);
     }
 
     /**
@@ -222,8 +234,8 @@ final class QueueWindows {
      */
     private void finishRedo(Consumer<ClosedWindow> out) {
         Intent intent = redo;
-        OpenRecords records = redoRecords;
-        release(records.size(), redoBytes);
+        OpenRuns records = redoRecords;
+        release(records.size(), redoBytes, records.kept());
         redo = null;
         redoRecords = null;
         redoBytes = 0;
@@ -235,39 +247,31 @@ final class QueueWindows {
         }
         LOG.info("queue '{}': finishing the open intent k={} [{}, {}) {} {} with {} records", queue, intent.k(),
                 intent.tStart(), intent.tEnd(), intent.format(), intent.compression(), records.size());
-        countRewrittenPayloads(records);
-        collect(WindowSlicer.slice(settings.tenant(), queue, intent.tStart(), intent.tEnd(), records, intent.k(),
-                Long.MAX_VALUE), Optional.of(intent), lostOf(records), out);
+        collect(WindowSlicer.slice(settings.tenant(), queue, intent.tStart(), intent.tEnd(), records.close(),
+                intent.k(), Long.MAX_VALUE), Optional.of(intent), out);
     }
 
-    /** The lost ranges riding on records, by record (few carry any), kept only while a writer hands windows on. */
-    private Map<LogRecord, List<LostRange>> lostOf(OpenRecords records) {
-        return handover.isEmpty() ? Map.of() : records.lost();
-    }
-
-    private void collect(List<WindowInput> windows, Optional<Intent> intent, Map<LogRecord, List<LostRange>> lost,
-            Consumer<ClosedWindow> out) {
+    private void collect(List<WindowSlicer.Sliced> windows, Optional<Intent> intent, Consumer<ClosedWindow> out) {
         long prevEnd = lastEnd;
         forgetHandedOn();
-        for (WindowInput window : windows) {
+        for (WindowSlicer.Sliced sliced : windows) {
+            WindowRuns window = sliced.window();
             if (handover.isPresent()) {
                 // Only where a restore would read the window again, not its records: the writer holds those.
-                OldestOpen oldest = new OldestOpen();
-                for (LogRecord r : window.records()) {
-                    oldest.add(r, lost.isEmpty() ? List.of() : lost.getOrDefault(r, List.of()));
-                }
-                unhanded.addLast(new Unhanded(window.k(), prevEnd, sortedPositions(), oldest.byPartition()));
+                unhanded.addLast(new Unhanded(window.k(), prevEnd, sortedPositions(), sliced.oldest()));
                 prevEnd = window.tEnd();
             }
-            closedPositions.putAll(ResumePositions.after(window.records()));
+            for (CheckpointDoc.Position p : ResumePositions.after(OrderedRuns.of(window.runs()))) {
+                closedPositions.put(p.partition(), p);
+            }
             Optional<CheckpointDoc> checkpoint = settings.checkpointsAt(window.k())
                     ? Optional.of(new CheckpointDoc(window.k(), window.tEnd(), List.copyOf(closedPositions.values())))
                     : Optional.empty();
             out.accept(new ClosedWindow(window, checkpoint, intent));
             LOG.debug("window closed: queue={} k={} records={} tStart={} tEnd={}",
-                    window.queue(), window.k(), window.records().size(), window.tStart(), window.tEnd());
+                    window.queue(), window.k(), window.recordCount(), window.tStart(), window.tEnd());
         }
-        WindowInput last = windows.get(windows.size() - 1);
+        WindowRuns last = windows.get(windows.size() - 1).window();
         k = last.k();
         lastEnd = last.tEnd();
     }
@@ -285,34 +289,29 @@ final class QueueWindows {
             return false;
         }
         Cell cell = cells.firstEntry().getValue();
-        // Sized for the whole cell: most of it usually closes, and growing copies a list of a million references.
-        OpenRecords closing = new OpenRecords(cell.records.size());
-        OpenRecords staying = new OpenRecords();
-        long closingBytes = 0;
+        OpenRuns.Split split = cell.records.closeThrough(frontier);
+        ClosingRuns closing = split.closing();
+        long closingBytes = closing.weight();
         long closingMin = Long.MAX_VALUE;
-        long stayingMin = Long.MAX_VALUE;
-        for (LogRecord r : cell.records.records()) {
-            long ts = r.tsMicros();
-            if (ts <= frontier) {
-                closing.add(r, cell.records.lostBefore(r));
-                closingBytes += r.payload().length;
-                closingMin = Math.min(closingMin, ts);
-            } else {
-                staying.add(r, cell.records.lostBefore(r));
-                stayingMin = Math.min(stayingMin, ts);
-            }
+        for (RunSlice slice : closing.slices()) {
+            closingMin = Math.min(closingMin, slice.firstStamp());
         }
-        cell.records = staying;
+        long stayingMin = Long.MAX_VALUE;
+        for (RecordRun run : split.staying().runs()) {
+            stayingMin = Math.min(stayingMin, run.stamp(0));
+        }
+        cell.records = split.staying();
         cell.payloadBytes -= closingBytes;
         cell.minTs = stayingMin;
-        if (staying.isEmpty()) {
+        if (split.staying().isEmpty()) {
             cells.pollFirstEntry();
             if (recent == cell) {
                 recent = null;
             }
         }
         long heldBefore = weight();
-        release(closing.size(), closingBytes);
+        // The runs' bytes split exactly into the closing slices' and the staying copies'.
+        release(closing.size(), closingBytes, closing.kept());
         long firstK = k + 1;
         emit(closing, closingMin, frontier + 1, out);
         LOG.info("queue '{}': the open windows are over the memory budget ({}={} bytes); window k={}..{} closes early"
@@ -330,30 +329,31 @@ final class QueueWindows {
         return redo == null && !cells.isEmpty() && cells.firstEntry().getValue().minTs <= frontier;
     }
 
-    private void release(long records, long bytes) {
+    private void release(long records, long bytes, long kept) {
         openRecords -= records;
         payloadBytes -= bytes;
+        keptBytes -= kept;
         metrics.bufferedBytes(payloadBytes);
-        budget.add(-(bytes + records * OpenWindowBudget.RECORD_OVERHEAD));
+        budget.add(-(kept + records * OpenWindowBudget.RECORD_OVERHEAD));
     }
 
     /** Forgets every open window (the queue starts again, or the operator closes); returns the records dropped. */
     long dropOpen() {
         unhanded.clear();
         long dropped = openRecords;
-        release(openRecords, payloadBytes);
+        release(openRecords, payloadBytes, keptBytes);
         cells.clear();
         recent = null;
         if (redoRecords != null) {
-            redoRecords.clear();
+            redoRecords = new OpenRuns(formats.of(redo));
         }
         redoBytes = 0;
         return dropped;
     }
 
-    /** The budget weight of the open windows: payload bytes plus each record's overhead. */
+    /** The budget weight of the open windows: the bytes kept of each record plus its overhead. */
     long weight() {
-        return payloadBytes + openRecords * OpenWindowBudget.RECORD_OVERHEAD;
+        return keptBytes + openRecords * OpenWindowBudget.RECORD_OVERHEAD;
     }
 
     /** The payload bytes in open windows. */
@@ -399,10 +399,10 @@ final class QueueWindows {
             oldest.merge(closed.oldest());
         }
         if (redoRecords != null) {
-            redoRecords.forEach(oldest::add);
+            addFirstRecords(redoRecords, oldest);
         }
         for (Cell cell : cells.values()) {
-            cell.records.forEach(oldest::add);
+            addFirstRecords(cell.records, oldest);
         }
         Map<String, Long> firstOpen = new HashMap<>();
         List<LostRange> pendingLost = new ArrayList<>();
@@ -418,6 +418,13 @@ final class QueueWindows {
                     first.prevPositions(), pendingLost), firstOpen);
         }
         return new OpenWindows.Snapshot(new QueueCut(k, lastEnd, pointerEnd, sortedPositions(), pendingLost), firstOpen);
+    }
+
+    /** Each run's first record: its incarnation's oldest open one, since a run's offsets rise. */
+    private static void addFirstRecords(OpenRuns records, OldestOpen oldest) {
+        for (RecordRun run : records.runs()) {
+            oldest.add(run.partition(), run.partitionId(), run.offset(0), records.lostAt(run, 0));
+        }
     }
 
     /** Drops the closed windows the writer has handed on since. */
@@ -439,16 +446,14 @@ final class QueueWindows {
 
     /**
      * Every payload the lake will write as something other than its bytes (not one JSON text in
-     * well-formed UTF-8, see {@link PayloadText}) is counted and logged once, when its window
-     * closes: a real broker never sends one, so each is a broker or producer bug worth a line.
+     * well-formed UTF-8, see {@link PayloadText}) is counted and logged once, when it is kept: a
+     * real broker never sends one, so each is a broker or producer bug worth a line.
      */
-    private void countRewrittenPayloads(OpenRecords records) {
-        for (LogRecord r : records.records()) {
-            if (PayloadText.isRewritten(r)) {
-                metrics.payloadRewritten();
-                LOG.warn("payload rewritten: queue={} partition={} offset={}: {}; the lake holds it as a JSON string"
-                        + " of its lossy UTF-8", queue, r.partition(), r.offset(), PayloadText.whyRewritten(r.payload()));
-            }
+    private void countIfRewritten(LogRecord r) {
+        if (PayloadText.isRewritten(r)) {
+            metrics.payloadRewritten();
+            LOG.warn("payload rewritten: queue={} partition={} offset={}: {}; the lake holds it as a JSON string"
+                    + " of its lossy UTF-8", queue, r.partition(), r.offset(), PayloadText.whyRewritten(r.payload()));
         }
     }
 }

@@ -21,6 +21,7 @@ import io.queenlake.format.parquet.ParquetCodec;
 import io.queenlake.format.window.EncodedObject;
 import io.queenlake.format.window.EncodedWindow;
 import io.queenlake.format.window.WindowEncoder;
+import io.queenlake.format.window.WindowInput;
 import io.queenlake.format.window.WriterSettings;
 import io.queenlake.job.testutils.CapturedLog;
 import io.queenlake.job.testutils.IcebergRows;
@@ -418,7 +419,7 @@ class TableHistoryTest {
         Lake(String queue, int windows, IntFunction<WriterSettings> writers) throws IOException {
             this(queue, windows);
             for (int w = 0; w < windows; w++) {
-                var input = world.window(queue, w).window();
+                var input = (WindowInput) world.window(queue, w).window();
                 EncodedWindow encoded = new WindowEncoder(writers.apply(w), Prefix.DEFAULT, SINK).encode(input);
                 for (EncodedObject o : encoded.objects()) {
                     write(o.key(), o.body());

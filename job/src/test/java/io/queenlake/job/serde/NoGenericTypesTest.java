@@ -2,7 +2,9 @@ package io.queenlake.job.serde;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.model.Align;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.job.window.ClosedWindow;
 import io.queenlake.job.window.ClosedWindowSerializer;
@@ -50,7 +52,8 @@ class NoGenericTypesTest {
         records.keyBy(QueueRecord::queue, Types.STRING)
                 // (raw cast: the operator takes QueueEvent now; the pipeline's rewiring updates this test)
                 .transform("lake windows", ClosedWindowTypeInfo.INSTANCE,
-                        (org.apache.flink.streaming.api.operators.OneInputStreamOperator) new LakeWindowOperator(settings))
+                        (org.apache.flink.streaming.api.operators.OneInputStreamOperator) new LakeWindowOperator(settings,
+                                new Format.Jsonl(Compression.ZSTD)))
                 .sinkTo(new DiscardingSink<>());
         StreamGraph graph = env.getStreamGraph();
         List<String> serializers = graph.getStreamNodes().stream()

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
+import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.model.Align;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.job.serde.QueueEventTypeInfo;
 import io.queenlake.job.serde.QueueRecordTypeInfo;
@@ -118,7 +120,7 @@ class LakeWindowOperatorITCase {
         try (CloseableIterator<ClosedWindow> it = env
                 .fromData(QueueRecordTypeInfo.INSTANCE, input.toArray(QueueRecord[]::new))
                 .transform("reader stand-in", QueueEventTypeInfo.INSTANCE, new AsQueueEvents())
-                .transform("lake windows", ClosedWindowTypeInfo.INSTANCE, new LakeWindowOperator(settings))
+                .transform("lake windows", ClosedWindowTypeInfo.INSTANCE, new LakeWindowOperator(settings, new Format.Jsonl(Compression.ZSTD)))
                 .executeAndCollect("window operator end of input")) {
             it.forEachRemaining(out::add);
         }
@@ -126,7 +128,7 @@ class LakeWindowOperatorITCase {
         assertThat(out).singleElement().satisfies(w -> {
             assertThat(w.k()).isEqualTo(1);
             assertThat(w.window().tEnd()).isEqualTo(T0 + W);
-            assertThat(w.window().records()).hasSize(2);
+            assertThat(w.window().recordCount()).isEqualTo(2);
             assertThat(w.checkpoint()).isPresent();
         });
         assertThat(SEEN_AT_END.get()).as("the windows are chained: the reader's thread finds them")

@@ -16,12 +16,16 @@ import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.CheckpointDoc.Position;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.Intent;
+import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.model.Align;
+import io.queenlake.format.object.Format;
+import io.queenlake.format.run.RecordEncoding;
+import io.queenlake.format.run.RecordRun;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.format.model.WindowBounds;
-import io.queenlake.format.window.WindowInput;
+import io.queenlake.format.window.WindowContent;
 import io.queenlake.job.testutils.CapturedLog;
 import io.queenlake.source.OpenWindows;
 import io.queenlake.source.QueueEvent;
@@ -77,6 +81,20 @@ class LakeWindowOperatorTest {
         broker.close();
     }
 
+    /** The lake's format the windows keep records in: JSONL lines, read back by {@link KeptRecords}. */
+    private static final Format FORMAT = new Format.Jsonl(Compression.ZSTD);
+
+    /**
+     * What an open record with {@code payload} weighs in the memory budget: the JSONL line the window
+     * keeps of it (for a two-digit offset, the longest these tests send) and the record's overhead.
+     */
+    private static long keptWeight(String payload) {
+        RecordEncoding encoding = FORMAT.encoder().recordEncoding();
+        RecordRun run = encoding.newRun("p", "id-p");
+        encoding.append(record("q", "p", 10, T0 + 10, payload).record(), run);
+        return OpenWindowBudget.weight(run.bytes());
+    }
+
     private static WindowSettings settings(String sink, long targetBytes, int checkpointEvery) {
         return new WindowSettings(WindowSettings.DEFAULT_TENANT, sink, WINDOW_MS, Align.HOUR, targetBytes,
                 checkpointEvery, broker.url().toString(), null, Duration.ofSeconds(5));
@@ -84,7 +102,7 @@ class LakeWindowOperatorTest {
 
     private static OneInputStreamOperatorTestHarness<QueueEvent, ClosedWindow> harness(WindowSettings settings)
             throws Exception {
-        return new OneInputStreamOperatorTestHarness<>(new LakeWindowOperator(settings));
+        return new OneInputStreamOperatorTestHarness<>(new LakeWindowOperator(settings, FORMAT));
     }
 
     private static LakeWindowOperator operator(OneInputStreamOperatorTestHarness<QueueEvent, ClosedWindow> h) {
@@ -171,7 +189,7 @@ class LakeWindowOperatorTest {
                 assertThat(w.k()).as("queues are numbered apart").isEqualTo(1);
                 assertThat(w.window().bounds()).isEqualTo(new WindowBounds(T0, T0 + W));
             });
-            assertThat(out).extracting(ClosedWindow::window).extracting(WindowInput::tenant)
+            assertThat(out).extracting(w -> w.window().tenant())
                     .containsOnly(WindowSettings.DEFAULT_TENANT);
             assertThat(out).extracting(ClosedWindow::checkpoint).containsOnly(Optional.empty());
         }
@@ -197,8 +215,8 @@ class LakeWindowOperatorTest {
         Random random = new Random(seed);
         List<List<ClosedWindow>> runs = new ArrayList<>();
         for (int run = 0; run < 3; run++) {
-            List<QueueRecord> records = threeWindowsOfRecords();
-            Collections.shuffle(records, random);
+            // Partitions interleave at random; each partition's records still arrive in log order.
+            List<QueueRecord> records = interleaved(threeWindowsOfRecords(), random);
             try (var h = harness(settings("shuffle", 1 << 20, 0))) {
                 h.open();
                 start(h, "orders");
@@ -213,16 +231,34 @@ class LakeWindowOperatorTest {
         assertThat(first).extracting(ClosedWindow::k).containsExactly(1L, 2L, 3L);
         assertThat(first).extracting(w -> w.window().tStart()).containsExactly(T0, T0 + W, T0 + 2 * W);
         assertThat(first).extracting(w -> w.window().tEnd()).containsExactly(T0 + W, T0 + 2 * W, T0 + 3 * W);
-        assertThat(first).extracting(w -> w.window().records().size()).containsExactly(9, 6, 6);
+        assertThat(first).extracting(w -> KeptRecords.of(w).size()).containsExactly(9, 6, 6);
         for (List<ClosedWindow> other : runs.subList(1, runs.size())) {
             assertThat(other).as("seed %d", seed).hasSameSizeAs(first);
             for (int i = 0; i < first.size(); i++) {
-                assertThat(other.get(i).window().records())
+                assertThat(KeptRecords.of(other.get(i)))
                         .as("seed %d window %d", seed, i)
-                        .containsExactlyInAnyOrderElementsOf(first.get(i).window().records());
+                        .containsExactlyInAnyOrderElementsOf(KeptRecords.of(first.get(i)));
                 assertThat(other.get(i).k()).isEqualTo(first.get(i).k());
             }
         }
+    }
+
+    /** {@code records} as parallel fetches deliver them: partitions interleaved, each in offset order. */
+    private static List<QueueRecord> interleaved(List<QueueRecord> records, Random random) {
+        Map<String, java.util.ArrayDeque<QueueRecord>> lanes = new java.util.LinkedHashMap<>();
+        records.stream().sorted(java.util.Comparator.comparingLong(r -> r.record().offset())).forEach(r -> lanes
+                .computeIfAbsent(r.record().partition() + "/" + r.record().partitionId(), k -> new java.util.ArrayDeque<>())
+                .add(r));
+        List<java.util.ArrayDeque<QueueRecord>> open = new ArrayList<>(lanes.values());
+        List<QueueRecord> out = new ArrayList<>(records.size());
+        while (!open.isEmpty()) {
+            int i = random.nextInt(open.size());
+            out.add(open.get(i).poll());
+            if (open.get(i).isEmpty()) {
+                open.remove(i);
+            }
+        }
+        return out;
     }
 
     @Test
@@ -256,7 +292,7 @@ class LakeWindowOperatorTest {
             frontier(h, "orders", T0 + 2 * W - 1);
             List<ClosedWindow> out = drain(h);
             assertThat(out).extracting(ClosedWindow::k).containsExactly(1L, 2L, 3L, 4L);
-            assertThat(out).extracting(w -> w.window().records().size()).containsExactly(3, 3, 1, 1);
+            assertThat(out).extracting(w -> KeptRecords.of(w).size()).containsExactly(3, 3, 1, 1);
             assertThat(out.get(1).window().tStart()).isEqualTo(out.get(0).window().tEnd());
             assertThat(out.get(2).window().tEnd()).isEqualTo(T0 + W);
             assertThat(out.get(3).window().tStart()).isEqualTo(T0 + W);
@@ -314,7 +350,7 @@ class LakeWindowOperatorTest {
             ClosedWindow eighth = out.get(0);
             assertThat(eighth.window().tStart()).isEqualTo(pointerEnd);
             assertThat(eighth.window().tEnd()).isEqualTo(T0 + 2 * W);
-            assertThat(eighth.window().records()).extracting(LogRecord::offset).containsExactly(2L);
+            assertThat(KeptRecords.of(eighth)).extracting(LogRecord::offset).containsExactlyInAnyOrder(2L);
             assertThat(eighth.window().lost()).as("a lost range riding on a dropped record was committed before").isEmpty();
             assertThat(out).filteredOn(w -> w.queue().equals("fresh")).extracting(ClosedWindow::k).containsExactly(1L);
             // A re-read record below the pointer is dropped on arrival, even below the frontier: never late.
@@ -338,7 +374,7 @@ class LakeWindowOperatorTest {
             assertThat(drain(h)).singleElement().satisfies(w -> {
                 assertThat(w.k()).isEqualTo(8);
                 assertThat(w.window().tStart()).isEqualTo(pointerEnd);
-                assertThat(w.window().records()).extracting(LogRecord::offset).containsExactly(9L);
+                assertThat(KeptRecords.of(w)).extracting(LogRecord::offset).containsExactlyInAnyOrder(9L);
             });
             assertThat(operator(h).metricsOf("orders").recordsBelowPointer()).isEqualTo(1);
             QueueCut now = operator(h).snapshot("orders").orElseThrow().cut();
@@ -393,7 +429,7 @@ class LakeWindowOperatorTest {
             assertThat(drain(h)).singleElement().satisfies(redo -> {
                 assertThat(redo.k()).isEqualTo(8);
                 assertThat(redo.window().bounds()).isEqualTo(new WindowBounds(pointerEnd, intentEnd));
-                assertThat(redo.window().records()).as("never size-cut, though the target is 1 byte")
+                assertThat(KeptRecords.of(redo)).as("never size-cut, though the target is 1 byte")
                         .extracting(LogRecord::offset).containsExactlyInAnyOrder(1L, 0L);
                 assertThat(redo.redo()).contains(intent);
             });
@@ -515,7 +551,7 @@ class LakeWindowOperatorTest {
             assertThat(drain(h)).singleElement().satisfies(w -> {
                 assertThat(w.k()).isEqualTo(2);
                 assertThat(w.window().tStart()).isEqualTo(T0 + W);
-                assertThat(w.window().records()).extracting(LogRecord::offset).containsExactly(1L);
+                assertThat(KeptRecords.of(w)).extracting(LogRecord::offset).containsExactlyInAnyOrder(1L);
             });
             assertThat(operator(h).metricsOf("payments").bufferedBytes()).as("other queues keep theirs").isEqualTo(2);
         }
@@ -565,7 +601,7 @@ class LakeWindowOperatorTest {
     @Test
     void overTheMemoryBudgetTheLargestQueueClosesEarlyAtItsFrontierAndEveryRecordIsInExactlyOneWindow()
             throws Exception {
-        long weight = OpenWindowBudget.weight(100);
+        long weight = keptWeight("x".repeat(100));
         // Room for 14 open records of 100 payload bytes: the 15th goes over.
         WindowSettings settings = settings("memory", 1 << 20, 0).withMemoryBytes(14 * weight);
         List<QueueRecord> big = new ArrayList<>();
@@ -595,7 +631,7 @@ class LakeWindowOperatorTest {
                 assertThat(w.queue()).isEqualTo("big");
                 assertThat(w.k()).isEqualTo(1);
                 assertThat(w.window().bounds()).as("ends at the frontier + 1").isEqualTo(new WindowBounds(T0, T0 + 56));
-                assertThat(w.window().records()).extracting(LogRecord::offset).containsExactly(0L, 1L, 2L, 3L, 4L);
+                assertThat(KeptRecords.of(w)).extracting(LogRecord::offset).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L);
             });
             out.addAll(early);
             assertThat(operator(h).overBudget()).isFalse();
@@ -628,7 +664,7 @@ class LakeWindowOperatorTest {
             assertThat(bigWindows.get(i).window().tStart()).isEqualTo(bigWindows.get(i - 1).window().tEnd());
         }
         assertThat(bigWindows.get(2).window().tEnd()).isEqualTo(T0 + W);
-        List<LogRecord> inWindows = bigWindows.stream().flatMap(w -> w.window().records().stream()).toList();
+        List<LogRecord> inWindows = bigWindows.stream().flatMap(w -> KeptRecords.of(w).stream()).toList();
         Set<LogRecord> distinct = new HashSet<>(inWindows);
         assertThat(inWindows).as("exactly once").hasSameSizeAs(distinct)
                 .containsExactlyInAnyOrderElementsOf(big.stream().map(QueueRecord::record).toList());
@@ -639,7 +675,7 @@ class LakeWindowOperatorTest {
     @Test
     void overTheMemoryBudgetAQueueWithNothingAtOrBelowItsFrontierIsPassedOverUntilItsFrontierMoves()
             throws Exception {
-        WindowSettings settings = settings("memory-stuck", 1 << 20, 0).withMemoryBytes(6 * OpenWindowBudget.weight(100));
+        WindowSettings settings = settings("memory-stuck", 1 << 20, 0).withMemoryBytes(6 * keptWeight("x".repeat(100)));
         String payload = "x".repeat(100);
         try (var h = harness(settings)) {
             h.open();
@@ -664,7 +700,7 @@ class LakeWindowOperatorTest {
             assertThat(drain(h)).singleElement().satisfies(w -> {
                 assertThat(w.queue()).isEqualTo("stuck");
                 assertThat(w.window().bounds()).isEqualTo(new WindowBounds(T0, T0 + 151));
-                assertThat(w.window().records()).extracting(LogRecord::offset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+                assertThat(KeptRecords.of(w)).extracting(LogRecord::offset).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L);
             });
             assertThat(operator(h).overBudget()).isFalse();
         }
@@ -675,7 +711,7 @@ class LakeWindowOperatorTest {
         long seed = 20261201L;
         Random random = new Random(seed);
         long hour = 60 * W;
-        WindowSettings settings = settings("random", 700, 0).withMemoryBytes(25 * OpenWindowBudget.weight(20));
+        WindowSettings settings = settings("random", 700, 0).withMemoryBytes(25 * keptWeight("x".repeat(20)));
         List<LogRecord> sent = new ArrayList<>();
         Set<Long> frontiers = new HashSet<>();
         Map<LogRecord, Boolean> open = new java.util.LinkedHashMap<>();
@@ -703,7 +739,7 @@ class LakeWindowOperatorTest {
                 }
                 for (ClosedWindow w : drain(h)) {
                     out.add(w);
-                    w.window().records().forEach(open::remove);
+                    KeptRecords.of(w).forEach(open::remove);
                 }
                 if (random.nextInt(50) == 0) {
                     Map<String, Long> expected = new HashMap<>();
@@ -722,11 +758,11 @@ class LakeWindowOperatorTest {
                 .filteredOn(w -> w.window().tEnd() % W != 0 && frontiers.contains(w.window().tEnd() - 1))
                 .hasSizeGreaterThan(20);
         for (int i = 0; i < out.size(); i++) {
-            WindowInput w = out.get(i).window();
+            WindowContent w = out.get(i).window();
             assertThat(w.k()).isEqualTo(i + 1L);
             assertThat(Math.floorDiv(w.tStart(), hour)).as("seed %d: k=%d stays in its hour", seed, w.k())
                     .isEqualTo(Math.floorDiv(w.tEnd() - 1, hour));
-            for (LogRecord r : w.records()) {
+            for (LogRecord r : KeptRecords.of(w)) {
                 assertThat(r.tsMicros()).as("seed %d k=%d", seed, w.k()).isBetween(w.tStart(), w.tEnd() - 1);
             }
             if (i > 0) {
@@ -735,7 +771,7 @@ class LakeWindowOperatorTest {
                         .as("seed %d: k=%d starts where k-1 ended or at an hour between", seed, w.k()).isTrue();
             }
         }
-        List<LogRecord> inWindows = out.stream().flatMap(w -> w.window().records().stream()).toList();
+        List<LogRecord> inWindows = out.stream().flatMap(w -> KeptRecords.of(w).stream()).toList();
         assertThat(new HashSet<>(inWindows)).as("seed %d: no record twice", seed).hasSameSizeAs(inWindows);
         assertThat(inWindows).as("seed %d: every record once", seed).containsExactlyInAnyOrderElementsOf(sent);
     }
@@ -766,7 +802,7 @@ class LakeWindowOperatorTest {
     void aRestoreFromACutReReadsOnlyTheOpenRecordsAndEveryRecordEndsInExactlyOneWindow() throws Exception {
         for (long seed = 1; seed <= 3; seed++) {
             Random random = new Random(seed);
-            WindowSettings settings = settings("restore-cut", 700, 0).withMemoryBytes(25 * OpenWindowBudget.weight(20));
+            WindowSettings settings = settings("restore-cut", 700, 0).withMemoryBytes(25 * keptWeight("x".repeat(20)));
             List<QueueEvent> events = randomEvents(random, 3_000);
             int at = 500 + random.nextInt(2_000);
             List<ClosedWindow> windows = new ArrayList<>();
@@ -810,7 +846,7 @@ class LakeWindowOperatorTest {
                             .as("seed %d: k=%d tiles", seed, i + 1).isTrue();
                 }
             }
-            List<LogRecord> inWindows = windows.stream().flatMap(w -> w.window().records().stream()).toList();
+            List<LogRecord> inWindows = windows.stream().flatMap(w -> KeptRecords.of(w).stream()).toList();
             List<LogRecord> sent = events.stream().filter(e -> e instanceof QueueRecord)
                     .map(e -> ((QueueRecord) e).record()).toList();
             assertThat(inWindows).as("seed %d: every record once, across the restore", seed)

@@ -2,7 +2,9 @@ package io.queenlake.job.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.model.Align;
+import io.queenlake.format.object.Format;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.source.OpenWindows;
@@ -33,6 +35,7 @@ class WindowHandoverTest {
             new StartPoint(0, Long.MIN_VALUE, Long.MIN_VALUE, List.of(), Optional.empty(), true),
             new WindowSettings(WindowSettings.DEFAULT_TENANT, "default", 1_000, Align.HOUR, 1 << 20, 0,
                     "http://127.0.0.1:1", null, Duration.ofSeconds(5)),
+            new WindowFormats(new Format.Jsonl(Compression.ZSTD)),
             new WindowMetrics(UnregisteredMetricsGroup.createOperatorMetricGroup()).of("q"),
             OpenWindowBudget.account(1L << 30), WindowHandover.observeForThisTask());
 

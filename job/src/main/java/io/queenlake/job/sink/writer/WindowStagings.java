@@ -1,6 +1,5 @@
 package io.queenlake.job.sink.writer;
 
-import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.window.EncodedObject;
 import io.queenlake.format.window.EncodedWindow;
 import io.queenlake.format.window.WindowEncoder;
@@ -88,10 +87,7 @@ final class WindowStagings implements AutoCloseable {
      */
     void stage(ClosedWindow window) throws IOException, InterruptedException {
         throwIfFailed();
-        long weight = 0;
-        for (LogRecord r : window.window().records()) {
-            weight += r.weight();
-        }
+        long weight = window.window().weight();
         reserve(weight);
         Staging staging = new Staging(window, new CompletableFuture<>(), new CompletableFuture<>());
         long reserved = weight;
