@@ -3,7 +3,6 @@ package io.queenlake.format.window;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * One closed window to encode: which queue, its number and bounds, its records (any arrival order
@@ -14,21 +13,9 @@ public record WindowInput(
         implements WindowContent {
 
     public WindowInput {
-        Objects.requireNonNull(tenant, "tenant");
-        Objects.requireNonNull(queue, "queue");
         records = List.copyOf(records);
         lost = List.copyOf(lost);
-        if (k < 1) {
-            throw new IllegalArgumentException("window numbers start at 1, got k=" + k + " for queue '" + queue + "'");
-        }
-        if (tEnd <= tStart) {
-            throw new IllegalArgumentException("window " + k + " of queue '" + queue + "' must end after it starts, got ["
-                    + tStart + ", " + tEnd + ")");
-        }
-        if (records.isEmpty()) {
-            throw new IllegalArgumentException("window " + k + " of queue '" + queue
-                    + "' has no record: empty windows are never written");
-        }
+        WindowContent.requireNumbered(tenant, queue, k, tStart, tEnd, records.isEmpty());
         for (LogRecord r : records) {
             if (r.tsMicros() < tStart || r.tsMicros() >= tEnd) {
                 throw new IllegalArgumentException("record " + r + " lies outside window " + k + " [" + tStart + ", "

@@ -3,7 +3,6 @@ package io.queenlake.format.window;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.format.run.RunSlice;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * One closed window as the runs its open window kept: per partition incarnation its records
@@ -14,21 +13,9 @@ public record WindowRuns(String tenant, String queue, long k, long tStart, long 
         List<LostRange> lost) implements WindowContent {
 
     public WindowRuns {
-        Objects.requireNonNull(tenant, "tenant");
-        Objects.requireNonNull(queue, "queue");
         runs = List.copyOf(runs);
         lost = List.copyOf(lost);
-        if (k < 1) {
-            throw new IllegalArgumentException("window numbers start at 1, got k=" + k + " for queue '" + queue + "'");
-        }
-        if (tEnd <= tStart) {
-            throw new IllegalArgumentException("window " + k + " of queue '" + queue + "' must end after it starts, got ["
-                    + tStart + ", " + tEnd + ")");
-        }
-        if (runs.isEmpty()) {
-            throw new IllegalArgumentException("window " + k + " of queue '" + queue
-                    + "' has no record: empty windows are never written");
-        }
+        WindowContent.requireNumbered(tenant, queue, k, tStart, tEnd, runs.isEmpty());
         for (RunSlice run : runs) {
             // A run's stamps never fall: its first and last bound all of them.
             if (run.firstStamp() < tStart || run.lastStamp() >= tEnd) {
