@@ -3,6 +3,7 @@ package io.queenlake.source;
 import io.queenlake.source.split.QueueCut;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What the windows chained to this source tell its reader, the one thing that flows against the
@@ -28,6 +29,20 @@ public interface OpenWindows {
 
     /** Whether the open windows of this task manager hold more bytes than their budget. */
     boolean overBudget();
+
+    /** {@link #ready()} of windows that always take records. */
+    CompletableFuture<Void> READY = CompletableFuture.completedFuture(null);
+
+    /**
+     * Done while the windows take records; otherwise it completes when they do again (the sink
+     * chained behind has as many bytes waiting to be staged as it may hold). The reader emits no
+     * record meanwhile, so its fetches wait in its queue: a full sink slows the reading by
+     * backpressure while the task's thread stays free for checkpoints, instead of blocking it in
+     * the middle of closing windows. Read for every record: cheap, and from the task's thread.
+     */
+    default CompletableFuture<Void> ready() {
+        return READY;
+    }
 
     /**
      * One queue's cut.

@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -195,6 +196,11 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
     public Optional<Snapshot> snapshot(String queue) {
         QueueWindows windows = queues == null ? null : queues.get(queue);
         return windows == null ? Optional.empty() : Optional.of(windows.snapshot());
+    }
+
+    @Override
+    public CompletableFuture<Void> ready() {
+        return handover == null || handover.isEmpty() ? READY : handover.get().stagingRoom();
     }
 
     @Override

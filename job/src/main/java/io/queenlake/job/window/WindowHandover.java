@@ -1,8 +1,11 @@
 package io.queenlake.job.window;
 
+import io.queenlake.source.OpenWindows;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * Which closed windows the sink writer of this task has handed on as committables, per queue: the
@@ -22,6 +25,7 @@ public final class WindowHandover {
 
     private final Map<String, Long> handedThrough = new HashMap<>();
     private boolean observed;
+    private Supplier<CompletableFuture<Void>> stagingRoom = () -> OpenWindows.READY;
 
     private WindowHandover() {}
 
@@ -50,6 +54,20 @@ public final class WindowHandover {
     /** Whether windows chained before the writer read the queues again from their cuts (and so need no wait). */
     public boolean observed() {
         return observed;
+    }
+
+    /**
+     * The writer's: where the windows learn whether its staging has room; done while it has,
+     * otherwise completing when it has again (the writer never blocks the windows' close: it takes
+     * every window handed to it, and the reader stops emitting while this is not done).
+     */
+    public void stagingRoomFrom(Supplier<CompletableFuture<Void>> room) {
+        this.stagingRoom = room;
+    }
+
+    /** Done while the writer's staging has room ({@link #stagingRoomFrom}). */
+    CompletableFuture<Void> stagingRoom() {
+        return stagingRoom.get();
     }
 
     /** Window {@code k} of {@code queue} (and every earlier one) is in a committable now. */

@@ -61,6 +61,19 @@ public final class QueenSourceReader
     private final ReaderWatermarks watermarks;
     /** The listing the enumerator's pass updates describe, rebuilt in full for each pass. */
     private final PassListing listing = new PassListing();
+    /** Stand-in for a reader with no windows behind it: always ready. */
+    private static final OpenWindows NO_WINDOWS = new OpenWindows() {
+        @Override
+        public Optional<Snapshot> snapshot(String queue) {
+            return Optional.empty();
+        }
+
+        @Override
+        public boolean overBudget() {
+            return false;
+        }
+    };
+    private OpenWindows windows;
     private final PassExchange exchange;
     /** Completed when a frontier moved while the reader had nothing to poll, so it goes out. */
     private CompletableFuture<Void> frontierMoved = new CompletableFuture<>();
@@ -121,6 +134,9 @@ public final class QueenSourceReader
             }
             starts.clear();
         }
+        if (!windows().ready().isDone()) {
+            return InputStatus.NOTHING_AVAILABLE; // the sink behind is full: isAvailable waits for room
+        }
         InputStatus status = super.pollNext(output);
         ReaderWatermarks.Advance advance = watermarks.advance(status == InputStatus.MORE_AVAILABLE);
         for (QueueFrontier frontier : advance.frontiers()) {
@@ -138,6 +154,10 @@ public final class QueenSourceReader
     @Override
     public CompletableFuture<Void> isAvailable() {
         exchange.publishOverBudget(OpenWindows.ofThisTask().map(OpenWindows::overBudget).orElse(false));
+        CompletableFuture<Void> room = windows().ready();
+        if (!room.isDone()) {
+            return room;
+        }
         if (watermarks.pending() || !starts.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
@@ -161,6 +181,18 @@ public final class QueenSourceReader
         } else {
             LOG.warn("QueenSource reader ignores an unknown source event {}", event);
         }
+    }
+
+    /** The windows chained behind, kept once found (they register when they open, before any poll). */
+    private OpenWindows windows() {
+        if (windows == null) {
+            Optional<OpenWindows> found = OpenWindows.ofThisTask();
+            if (found.isEmpty()) {
+                return NO_WINDOWS;
+            }
+            windows = found.get();
+        }
+        return windows;
     }
 
     private void onPass(PassCompleted pass) {

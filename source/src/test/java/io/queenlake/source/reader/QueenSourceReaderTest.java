@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.apache.flink.connector.testutils.source.reader.TestingReaderContext;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.util.ExceptionUtils;
@@ -182,6 +183,42 @@ class QueenSourceReaderTest {
 
         assertThat(rig.context.getSentEvents()).as("update 2 never arrived").containsExactly(new ListingRequest(1));
         assertThat(rig.output.frontierOf("q")).as("the frontier waits for the whole listing").isEqualTo(frontier);
+    }
+
+    @Test
+    void whileTheWindowsBehindHaveNoRoomTheReaderEmitsNothingAndWaitsForRoom() throws Exception {
+        CompletableFuture<Void> room = new CompletableFuture<>();
+        OpenWindows full = new OpenWindows() {
+            @Override
+            public Optional<Snapshot> snapshot(String queue) {
+                return Optional.empty();
+            }
+
+            @Override
+            public boolean overBudget() {
+                return false;
+            }
+
+            @Override
+            public CompletableFuture<Void> ready() {
+                return room;
+            }
+        };
+        OpenWindows.register(full);
+        try {
+            rig.push("q", "p", "1", "2", "3");
+            PartitionSplit p = PartitionSplit.atOffset("q", "p", idOf("q", "p"), 0, Long.MIN_VALUE);
+            rig.assign(new QueueSplit("q", List.of(p), Optional.empty()));
+            rig.pollFor(Duration.ofMillis(500));
+
+            assertThat(rig.output.records).as("the sink behind is full").isEmpty();
+            assertThat(rig.reader.isAvailable()).as("the task waits for room, not on its thread").isSameAs(room);
+
+            room.complete(null);
+            rig.pollUntil("3 records once there is room", () -> rig.output.records.size() == 3, seconds(10));
+        } finally {
+            OpenWindows.unregister(full);
+        }
     }
 
     @Test

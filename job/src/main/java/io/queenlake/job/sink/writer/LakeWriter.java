@@ -33,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * window and uploading it are most of a window's cost, so the task thread goes on with the next
  * records (and the window operator with the next windows) meanwhile, and two windows can
  * compress on two cores. The payload bytes waiting to be staged are capped
- * ({@link LakeSinkConfig#stagingBytesInFlight()}). Chained behind the broker-clock windows (the
+ * ({@link LakeSinkConfig#stagingBytesInFlight()}): alone, the writer blocks above the cap; chained
+ * behind the windows it takes every window and, above the cap, the source stops emitting until
+ * there is room, so the read slows by backpressure and checkpoints go on. Chained behind the broker-clock windows (the
  * lake's graph), {@code prepareCommit} waits for nothing: it hands the windows of each queue staged
  * so far ({@link WindowHandover} tells the windows, whose checkpointed cut then stays before the
  * first window not handed, so a restore reads that one again from the broker) and the writer keeps
@@ -94,6 +96,7 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
                 new ObjectStager(config, staging), config.stagingBytesInFlight(),
                 config.stagingRetryFor(), S3Outages.of(config), WORKER_THREADS,
                 "lake-sink-" + config.sinkName() + "-" + subtask + "-stage");
+        handover.stagingRoomFrom(stagings::room);
         try {
             for (ClosedWindow window : carried) {
                 stagings.stage(window);
@@ -115,7 +118,13 @@ public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, Wind
                     + "' belongs to tenant " + window.window().tenant() + " but this sink writes tenant "
                     + config.tenant() + ": run one sink per tenant.");
         }
-        stagings.stage(window);
+        if (handover.observed()) {
+            // Chained behind the windows: never stop them in the middle of a close; past the cap the
+            // reader stops emitting instead (OpenWindows.ready), and the task thread stays free.
+            stagings.take(window);
+        } else {
+            stagings.stage(window);
+        }
         LOG.debug("handed window queue={} k={} to the workers", window.queue(), window.k());
     }
 

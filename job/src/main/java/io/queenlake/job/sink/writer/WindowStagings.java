@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * task thread hands over closed windows, a worker encodes one (the bytes are a function of the
  * window alone, whichever thread runs it) and stages its objects, so the task thread goes on with
  * the next records while earlier windows compress and upload. The payload bytes of the windows not
- * yet staged stay under a cap ({@link #stage} blocks above it, except for a single window larger
- * than the cap, which goes alone).
+ * yet staged are held to a cap: {@link #stage} blocks above it (except for a single window larger
+ * than the cap, which goes alone); {@link #take}, for windows chained behind a reader, never blocks
+ * and says instead through {@link #room} when the reader should stop emitting.
  *
  * <p>A failed upload is retried (200 ms doubling to 10 s) for up to the configured time, each
  * outage reported once per queue ({@link S3Outages}, which also reports an upload still running
@@ -59,6 +60,8 @@ final class WindowStagings implements AutoCloseable {
 
     /** Guarded by {@link #bytes}. */
     private long bytesInFlight;
+    /** Done while the bytes not yet staged are under the cap; replaced (under {@link #bytes}) when they reach it. */
+    private volatile CompletableFuture<Void> room = CompletableFuture.completedFuture(null);
 
     private volatile Failure failure;
     private volatile boolean closed;
@@ -89,6 +92,32 @@ final class WindowStagings implements AutoCloseable {
         throwIfFailed();
         long weight = window.window().weight();
         reserve(weight);
+        start(window, weight);
+    }
+
+    /**
+     * Hands the window to a worker without waiting, whatever the bytes in flight: for windows closed
+     * by the operator chained before the writer, which must never stop in the middle of a close.
+     * Past the cap, {@link #room} is not done until the bytes fall under it again.
+     */
+    void take(ClosedWindow window) throws IOException {
+        throwIfFailed();
+        long weight = window.window().weight();
+        synchronized (bytes) {
+            bytesInFlight += weight;
+            if (bytesInFlight >= maxBytesInFlight && room.isDone()) {
+                room = new CompletableFuture<>();
+            }
+        }
+        start(window, weight);
+    }
+
+    /** Done while the bytes not yet staged are under the cap; otherwise it completes when they are again. */
+    CompletableFuture<Void> room() {
+        return room;
+    }
+
+    private void start(ClosedWindow window, long weight) {
         Staging staging = new Staging(window, new CompletableFuture<>(), new CompletableFuture<>());
         long reserved = weight;
         workers.execute(() -> encodeAndStage(staging, reserved));
@@ -262,9 +291,16 @@ final class WindowStagings implements AutoCloseable {
     }
 
     private void release(long size) {
+        CompletableFuture<Void> freed = null;
         synchronized (bytes) {
             bytesInFlight -= size;
             bytes.notifyAll();
+            if ((bytesInFlight < maxBytesInFlight || failure != null) && !room.isDone()) {
+                freed = room;
+            }
+        }
+        if (freed != null) {
+            freed.complete(null); // outside the lock: the reader's task wakes up on it
         }
     }
 
@@ -282,5 +318,6 @@ final class WindowStagings implements AutoCloseable {
     public void close() {
         closed = true;
         workers.shutdownNow();
+        room.complete(null); // nothing waits for room in a writer that is gone
     }
 }
