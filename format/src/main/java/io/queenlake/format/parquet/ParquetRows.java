@@ -22,6 +22,8 @@ final class ParquetRows implements RecordEncoding {
 
     static final String NAME = "parquet-rows";
 
+    private static final byte[] NO_TRANSACTION = new byte[0];
+
     private byte[] scratch = new byte[256];
 
     @Override
@@ -31,7 +33,7 @@ final class ParquetRows implements RecordEncoding {
 
     @Override
     public void append(LogRecord r, RecordRun run) {
-        byte[] txn = r.transactionId().isEmpty() ? new byte[0] : r.transactionId().getBytes(StandardCharsets.UTF_8);
+        byte[] txn = r.transactionId().isEmpty() ? NO_TRANSACTION : r.transactionId().getBytes(StandardCharsets.UTF_8);
         byte[] payload = r.payload();
         int length = 5 + txn.length + 1 + payload.length;
         if (scratch.length < length) {

@@ -30,6 +30,7 @@ public final class RecordRun {
     /** Bytes used in the last page. */
     private int pageUsed;
     private long bytes;
+    private long totalWeight;
 
     private boolean sealed;
     private int size;
@@ -68,6 +69,7 @@ public final class RecordRun {
         offsets[size] = offset;
         stamps[size] = stamp;
         weights[size] = Math.max(weight, 1);
+        totalWeight += weights[size];
         ends[size] = bytes;
         size++;
     }
@@ -149,8 +151,13 @@ public final class RecordRun {
 
     /** How many records from the start are stamped at or below {@code stamp}. */
     public int countAtOrBelow(long stamp) {
-        int low = 0;
-        int high = size;
+        return endOfStamp(stamp, 0, size);
+    }
+
+    /** The first index in {@code [from, to)} stamped above {@code stamp} ({@code to} when none is). */
+    int endOfStamp(long stamp, int from, int to) {
+        int low = from;
+        int high = to;
         while (low < high) {
             int mid = (low + high) >>> 1;
             if (stamps[mid] <= stamp) {
@@ -160,6 +167,11 @@ public final class RecordRun {
             }
         }
         return low;
+    }
+
+    /** The size-cut weight of all records. */
+    public long weight() {
+        return totalWeight;
     }
 
     /** The records {@code [from, to)}, fixed now, for the window that closes with them. */

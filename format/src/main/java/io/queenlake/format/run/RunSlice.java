@@ -66,6 +66,9 @@ public final class RunSlice {
 
     /** The slice's size-cut weight, all records. */
     public long weight() {
+        if (from == 0 && to == run.size()) {
+            return run.weight();
+        }
         long sum = 0;
         for (int i = from; i < to; i++) {
             sum += run.weight(i);
@@ -104,17 +107,7 @@ public final class RunSlice {
 
     /** How many records from the slice's start are stamped at or below {@code stamp}. */
     public int countAtOrBelow(long stamp) {
-        int low = 0;
-        int high = size();
-        while (low < high) {
-            int mid = (low + high) >>> 1;
-            if (stamp(mid) <= stamp) {
-                low = mid + 1;
-            } else {
-                high = mid;
-            }
-        }
-        return low;
+        return run.endOfStamp(stamp, from, to) - from;
     }
 
     @Override

@@ -1,10 +1,12 @@
 package io.queenlake.format.window;
 
 import io.queenlake.format.model.LogRecord;
+import io.queenlake.format.run.RunSlice;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
  * Cuts a window whose weight reaches the target into consecutive windows at record-stamp
@@ -27,9 +29,7 @@ public final class SizeCut {
 
     /** The stamps at which a new window starts, ascending; empty when no cut is needed. */
     public static long[] cutStamps(Collection<LogRecord> records, long targetBytes) {
-        if (targetBytes < 1) {
-            throw new IllegalArgumentException("the size-cut target must be at least 1 byte, got " + targetBytes);
-        }
+        Cuts cuts = new Cuts(targetBytes);
         long total = 0;
         for (LogRecord r : records) {
             total += r.weight();
@@ -56,20 +56,71 @@ public final class SizeCut {
         for (LogRecord r : records) {
             weightAt[Arrays.binarySearch(stamps, 0, distinct, ts[i++])] += r.weight();
         }
-        long[] cuts = new long[8];
-        int cutCount = 0;
-        long running = 0;
         for (int g = 0; g < distinct; g++) {
-            if (running >= targetBytes) {
-                if (cutCount == cuts.length) {
-                    cuts = Arrays.copyOf(cuts, cutCount * 2);
+            cuts.group(stamps[g], weightAt[g]);
+        }
+        return cuts.stamps();
+    }
+
+    /**
+     * The same cut stamps for records kept as runs ({@link RunSlice}), found by merging the runs by
+     * stamp (each run's stamps never fall) instead of sorting every record's.
+     */
+    public static long[] cutStamps(List<RunSlice> runs, long targetBytes) {
+        Cuts cuts = new Cuts(targetBytes);
+        int[] next = new int[runs.size()];
+        PriorityQueue<Integer> byStamp = new PriorityQueue<>(Math.max(1, runs.size()),
+                (a, b) -> Long.compare(runs.get(a).stamp(next[a]), runs.get(b).stamp(next[b])));
+        for (int r = 0; r < runs.size(); r++) {
+            byStamp.add(r);
+        }
+        while (!byStamp.isEmpty()) {
+            long stamp = runs.get(byStamp.peek()).stamp(next[byStamp.peek()]);
+            long group = 0;
+            while (!byStamp.isEmpty() && runs.get(byStamp.peek()).stamp(next[byStamp.peek()]) == stamp) {
+                int r = byStamp.poll();
+                RunSlice run = runs.get(r);
+                while (next[r] < run.size() && run.stamp(next[r]) == stamp) {
+                    group += run.weight(next[r]);
+                    next[r]++;
                 }
-                cuts[cutCount++] = stamps[g];
+                if (next[r] < run.size()) {
+                    byStamp.add(r);
+                }
+            }
+            cuts.group(stamp, group);
+        }
+        return cuts.stamps();
+    }
+
+    /** The rule itself, fed each distinct stamp in ascending order with the weight of its records. */
+    private static final class Cuts {
+        private final long target;
+        private long[] stamps = new long[8];
+        private int count;
+        private long running;
+
+        Cuts(long targetBytes) {
+            if (targetBytes < 1) {
+                throw new IllegalArgumentException("the size-cut target must be at least 1 byte, got " + targetBytes);
+            }
+            this.target = targetBytes;
+        }
+
+        void group(long stamp, long weight) {
+            if (running >= target) {
+                if (count == stamps.length) {
+                    stamps = Arrays.copyOf(stamps, count * 2);
+                }
+                stamps[count++] = stamp;
                 running = 0;
             }
-            running += weightAt[g];
+            running += weight;
         }
-        return Arrays.copyOf(cuts, cutCount);
+
+        long[] stamps() {
+            return Arrays.copyOf(stamps, count);
+        }
     }
 
     /**

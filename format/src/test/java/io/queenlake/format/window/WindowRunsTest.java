@@ -12,7 +12,6 @@ import io.queenlake.format.object.Format;
 import io.queenlake.format.run.RecordEncoding;
 import io.queenlake.format.run.RecordRun;
 import io.queenlake.format.run.RunSlice;
-import io.queenlake.format.run.RunsCut;
 import io.queenlake.format.testutils.Arrivals;
 import io.queenlake.format.testutils.DeterminismProbe;
 import java.io.IOException;
@@ -126,7 +125,7 @@ class WindowRunsTest {
             long target = 1 + random.nextInt(800);
             List<RunSlice> runs = runsOf(records, new WindowEncoder(DeterminismProbe.SETTINGS.get(0), Prefix.DEFAULT,
                     "default").recordEncoding());
-            assertThat(RunsCut.cutStamps(runs, target)).as("trial %d, target %d", trial, target)
+            assertThat(SizeCut.cutStamps(runs, target)).as("trial %d, target %d", trial, target)
                     .isEqualTo(SizeCut.cutStamps(records, target));
         }
     }

@@ -151,9 +151,7 @@ final class OpenRuns {
         runs.put(key, run);
         size += run.size();
         kept += run.bytes();
-        for (int i = 0; i < run.size(); i++) {
-            weight += run.weight(i);
-        }
+        weight += run.weight();
     }
 
     /** What {@link #closeThrough} closed and what stays open. */

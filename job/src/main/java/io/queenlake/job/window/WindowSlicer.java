@@ -3,7 +3,6 @@ package io.queenlake.job.window;
 import io.queenlake.format.model.LostRange;
 import io.queenlake.format.order.Utf8ByteOrder;
 import io.queenlake.format.run.RunSlice;
-import io.queenlake.format.run.RunsCut;
 import io.queenlake.format.window.SizeCut;
 import io.queenlake.format.window.WindowRuns;
 import java.util.ArrayList;
@@ -15,7 +14,7 @@ import java.util.TreeSet;
 
 /**
  * Turns the records of one closed grid window into numbered lake windows, pure: the size cut
- * ({@link SizeCut}'s rule, found over the runs by {@link RunsCut}) into consecutive windows
+ * ({@link SizeCut}'s rule, found over the runs by merging them) into consecutive windows
  * {@code firstK, firstK+1, ...}, each carrying the lost ranges that rode on its records and, per
  * partition incarnation, its oldest record (where a restore reads it again). The result depends on
  * the record set alone, never on arrival order (lost ranges are sorted; the encoder puts the runs
@@ -40,7 +39,7 @@ final class WindowSlicer {
     static List<Sliced> slice(String tenant, String queue, long tStart, long tEnd, ClosingRuns records, long firstK,
             long targetBytes) {
         // No running weight can reach the target: the common case, decided by the weight kept as records came.
-        long[] cuts = records.weight() < targetBytes ? new long[0] : RunsCut.cutStamps(records.slices(), targetBytes);
+        long[] cuts = records.weight() < targetBytes ? new long[0] : SizeCut.cutStamps(records.slices(), targetBytes);
         Map<RunSlice, Map<Integer, List<LostRange>>> lostOn = new HashMap<>();
         for (ClosingRuns.Lost l : records.lost()) {
             lostOn.computeIfAbsent(l.slice(), s -> new HashMap<>()).put(l.index(), l.ranges());
