@@ -119,8 +119,7 @@ final class WindowStagings implements AutoCloseable {
 
     private void start(ClosedWindow window, long weight) {
         Staging staging = new Staging(window, new CompletableFuture<>(), new CompletableFuture<>());
-        long reserved = weight;
-        workers.execute(() -> encodeAndStage(staging, reserved));
+        workers.execute(() -> encodeAndStage(staging, weight));
         pending.add(staging);
     }
 
