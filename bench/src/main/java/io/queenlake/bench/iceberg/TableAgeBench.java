@@ -35,7 +35,8 @@ public final class TableAgeBench {
     private static final long T = 1_796_000L * HOUR_MICROS;
     /** 100 ms windows: 36,000 an hour partition, so the table's partitions stay few, as with short windows. */
     private static final long W = 100_000L;
-    private static final int SAMPLE = 50;
+    /** A merge of the small manifests comes every 100 appends: a sample of 100 holds one. */
+    private static final int SAMPLE = 100;
     private static final long[] MARKS = {100, 1_000, 5_000, 10_000, 50_000};
 
     /** What one arm measured at a mark: per append means. */
@@ -45,16 +46,14 @@ public final class TableAgeBench {
 
     public static void main(String[] args) throws Exception {
         int windows = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
-        int baselineWindows = args.length > 1 ? Integer.parseInt(args[1]) : 5_000;
-        // The run compresses months into minutes: the expiry may run every second, not every minute.
-        TableUpkeep maintained = new TableUpkeep(TableUpkeep.DEFAULTS.snapshotMaxAgeMs(),
-                TableUpkeep.DEFAULTS.snapshotsKept(), TableUpkeep.DEFAULTS.snapshotsMax(),
-                TableUpkeep.DEFAULTS.metadataVersionsKept(), TableUpkeep.DEFAULTS.manifestsMergeAt(), 1_000L,
-                TableUpkeep.DEFAULTS.orphanFilesOlderThanMs());
+        int baselineWindows = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
+        // The shipped upkeep as it is: windows far faster than its expiry interval are what its
+        // snapshot maximum is for.
+        TableUpkeep maintained = TableUpkeep.DEFAULTS;
         TableUpkeep none = new TableUpkeep(Long.MAX_VALUE / 4, 100_000_000, 100_000_000, 100, Integer.MAX_VALUE,
                 Long.MAX_VALUE / 4, 0);
-        System.out.printf("TableAgeBench: %d windows with the upkeep (defaults, expiry every 1 s), %d without%n",
-                windows, baselineWindows);
+        System.out.printf("TableAgeBench: %d windows with the upkeep (the defaults: %s), %d without%n",
+                windows, maintained, baselineWindows);
         Map<Long, Cost> without = run("without upkeep", none, baselineWindows);
         Map<Long, Cost> with = run("with upkeep", maintained, windows);
         print(with, without);
@@ -75,29 +74,32 @@ public final class TableAgeBench {
                 key -> lake.resolve(key).toUri().toString())) {
             long sampleNanos = 0;
             long[] sampleFrom = null;
+            int sampledWindows = 0;
             for (long k = 1; k <= windows; k++) {
                 boolean sampled = isSampled(k, windows);
                 if (sampled && sampleFrom == null) {
                     sampleFrom = CountingFileIO.Counts.now();
                     sampleNanos = 0;
+                    sampledWindows = 0;
                 }
                 long t0 = System.nanoTime();
                 appendRetrying(tables, window(k));
                 if (sampled) {
                     sampleNanos += System.nanoTime() - t0;
+                    sampledWindows++;
                 }
                 if (isMark(k, windows)) {
                     long[] now = CountingFileIO.Counts.now();
-                    double n = SAMPLE;
+                    double n = sampledWindows;
                     Cost c = new Cost(k, sampleNanos / 1e6 / n, (now[0] - sampleFrom[0]) / n,
                             (now[1] - sampleFrom[1]) / n, (now[2] - sampleFrom[2]) / n,
                             (now[3] - sampleFrom[3]) / n / 1024.0, (now[4] - sampleFrom[4]) / n / 1024.0);
                     costs.put(k, c);
                     sampleFrom = null;
                     System.out.printf("  %s: %,d windows after %.0f s: %.1f ms, %.1f reads, %.1f writes, %.1f deletes,"
-                            + " %.1f KB read, %.1f KB written per append%n", arm, k,
+                            + " %.1f KB read, %.1f KB written per append; table: %s%n", arm, k,
                             (System.nanoTime() - started) / 1e9, c.ms(), c.reads(), c.writes(), c.deletes(),
-                            c.kbRead(), c.kbWritten());
+                            c.kbRead(), c.kbWritten(), shape(link));
                 }
             }
         }
@@ -114,6 +116,26 @@ public final class TableAgeBench {
         return costs;
     }
 
+    /** The table as a reader finds it now: snapshots, manifests of the current one, current metadata.json. */
+    private static String shape(CatalogLink link) throws Exception {
+        org.apache.iceberg.catalog.Catalog catalog = link.open();
+        try {
+            org.apache.iceberg.Table table = catalog.loadTable(link.tableOf("orders"));
+            int snapshots = 0;
+            for (Object ignored : table.snapshots()) {
+                snapshots++;
+            }
+            String current = ((org.apache.iceberg.HasTableOperations) table).operations().current().metadataFileLocation();
+            return String.format("%d snapshots, %d manifests, metadata.json %.0f KB", snapshots,
+                    table.currentSnapshot().allManifests(table.io()).size(),
+                    Files.size(Path.of(java.net.URI.create(current))) / 1024.0);
+        } finally {
+            if (catalog instanceof AutoCloseable closeable) {
+                closeable.close();
+            }
+        }
+    }
+
     /** A mark is one of MARKS at or below the run's length, or its last window. */
     private static boolean isMark(long k, int windows) {
         for (long m : MARKS) {
@@ -124,7 +146,11 @@ public final class TableAgeBench {
         return k == windows;
     }
 
+    /** The windows before a mark, the table's creation (window 1) aside. */
     private static boolean isSampled(long k, int windows) {
+        if (k == 1) {
+            return false;
+        }
         for (long m : MARKS) {
             if (m <= windows && k > m - SAMPLE && k <= m) {
                 return true;

@@ -97,9 +97,10 @@ public final class QueueTables implements Closeable {
     private boolean appendOnce(Manifest window, String manifestKey, String table) throws CatalogUnavailableException {
         WindowAppend.Outcome outcome;
         String queue = window.queue();
+        Table t;
         try {
-            Table t = table(queue);
-            history.fill(t, sink, window, manifestKey, pathOfKey, () -> maintenance.afterAppend(table,
+            t = table(queue);
+            history.fill(t, sink, window, manifestKey, pathOfKey, () -> maintenance.afterAppend(table, t,
                     () -> loadForMaintenance(queue)));
             outcome = WindowAppend.append(t, sink, window, manifestKey, pathOfKey);
         } catch (IOException e) {
@@ -117,7 +118,7 @@ public final class QueueTables implements Closeable {
                     + " of queue '" + window.queue() + "' to " + table + ": " + e, e);
         }
         if (outcome == WindowAppend.Outcome.APPENDED) {
-            maintenance.afterAppend(table, () -> loadForMaintenance(queue));
+            maintenance.afterAppend(table, t, () -> loadForMaintenance(queue));
             LOG.info("window appended to Iceberg table {} queue={} k={} files={}", table, window.queue(),
                     window.k(), window.objects().size());
         } else {

@@ -73,15 +73,19 @@ final class TableMaintenance implements Closeable {
 
     /**
      * Called on the committer's thread after an append of {@code name}: queues an expiry of the
-     * table unless one is queued or running, or the last one was asked less than the interval ago.
+     * table unless one is queued or running, or the last one was asked less than the interval ago
+     * and the table holds no more than {@link TableUpkeep#snapshotsExpiredAtOnceAbove()} snapshots
+     * (so however fast windows commit, the metadata every commit rewrites stays bounded).
      *
+     * @param appended the table as the append left it (its snapshots are counted, in memory)
      * @param load loads the table afresh on the maintenance thread (its own client state, never
      *     the committer's {@link Table})
      */
-    void afterAppend(String name, Supplier<Table> load) {
+    void afterAppend(String name, Table appended, Supplier<Table> load) {
         long now = clock.getAsLong();
         Long last = lastAsked.get(name);
-        if (last != null && now - last < upkeep.expireEveryMs()) {
+        if (last != null && now - last < upkeep.expireEveryMs()
+                && count(appended.snapshots()) <= upkeep.snapshotsExpiredAtOnceAbove()) {
             return;
         }
         if (!pending.add(name)) {
@@ -159,10 +163,7 @@ final class TableMaintenance implements Closeable {
     /** Expires the table's old snapshots now, on the calling thread; the number expired. */
     int expire(Table table) {
         List<Snapshot> ancestry = WindowAppend.ancestry(table);
-        int snapshots = 0;
-        for (Snapshot ignored : table.snapshots()) {
-            snapshots++;
-        }
+        int snapshots = count(table.snapshots());
         long now = clock.getAsLong();
         long olderThan = now - upkeep.snapshotMaxAgeMs();
         if (ancestry.size() > upkeep.snapshotsMax()) {
@@ -179,15 +180,20 @@ final class TableMaintenance implements Closeable {
                 .deleteWith(path -> deleteIfTableMetadata(table, metadataFolder, path))
                 .commit();
         table.refresh();
-        int kept = 0;
-        for (Snapshot ignored : table.snapshots()) {
-            kept++;
-        }
+        int kept = count(table.snapshots());
         int count = Math.max(snapshots - kept, 0);
         expiries.incrementAndGet();
         snapshotsExpired.addAndGet(count);
         LOG.info("expired {} snapshot(s) of Iceberg table {}: {} kept", count, table.name(), kept);
         return count;
+    }
+
+    private static int count(Iterable<Snapshot> snapshots) {
+        int n = 0;
+        for (Snapshot ignored : snapshots) {
+            n++;
+        }
+        return n;
     }
 
     private static long oldest(Table table) {

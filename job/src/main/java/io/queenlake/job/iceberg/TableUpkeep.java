@@ -15,7 +15,10 @@ import org.apache.iceberg.TableProperties;
  * @param snapshotMaxAgeMs snapshots older than this expire ({@code history.expire.max-snapshot-age-ms})
  * @param snapshotsKept the newest snapshots never expired, whatever their age
  *     ({@code history.expire.min-snapshots-to-keep})
- * @param snapshotsMax at most this many snapshots stay, whatever their age (at least {@code snapshotsKept})
+ * @param snapshotsMax at most this many snapshots stay, whatever their age (at least {@code snapshotsKept}).
+ *     The current {@code metadata.json}, read and rewritten by every commit, grows about 1 KB a
+ *     snapshot: the default 100 keeps it near 100 KB however short the windows (with the shipped
+ *     5 minute windows the hour's age keeps about 12)
  * @param metadataVersionsKept old {@code metadata.json} files kept ({@code write.metadata.previous-versions-max});
  *     older ones are deleted after each commit ({@code write.metadata.delete-after-commit.enabled})
  * @param manifestsMergeAt an append merges the table's small manifests once this many have gathered
@@ -39,7 +42,7 @@ public record TableUpkeep(long snapshotMaxAgeMs, int snapshotsKept, int snapshot
     static final long ORPHAN_SWEEP_EVERY_MS = 3_600_000L;
 
     /** The defaults of the {@code QUEEN_LAKE_ICEBERG_*} settings (README "Each queue as an Iceberg table"). */
-    public static final TableUpkeep DEFAULTS = new TableUpkeep(3_600_000L, 10, 1_000, 10, 100, 60_000L,
+    public static final TableUpkeep DEFAULTS = new TableUpkeep(3_600_000L, 10, 100, 10, 100, 60_000L,
             ORPHAN_FILES_OLDER_THAN_MS);
 
     public TableUpkeep {
@@ -50,6 +53,15 @@ public record TableUpkeep(long snapshotMaxAgeMs, int snapshotsKept, int snapshot
                     + metadataVersionsKept + " manifestsMergeAt=" + manifestsMergeAt + " expireEveryMs=" + expireEveryMs
                     + " orphanFilesOlderThanMs=" + orphanFilesOlderThanMs);
         }
+    }
+
+    /**
+     * Above this many snapshots a table's expiry runs after the append whatever
+     * {@link #expireEveryMs}: a quarter over {@link #snapshotsMax}, so with short windows an expiry
+     * comes every quarter of the maximum in windows, not every append.
+     */
+    int snapshotsExpiredAtOnceAbove() {
+        return snapshotsMax + Math.max(1, snapshotsMax / 4);
     }
 
     /** An upkeep that removes orphan files older than the default. */

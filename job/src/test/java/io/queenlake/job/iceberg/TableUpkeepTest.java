@@ -152,6 +152,47 @@ class TableUpkeepTest {
     }
 
     @Test
+    @Timeout(120)
+    void windowsFasterThanTheExpiryIntervalStillKeepTheSnapshotsBounded() throws Exception {
+        // An hour between expiries, far longer than the run: only the count can start them.
+        TableUpkeep upkeep = new TableUpkeep(3_600_000L, 5, 20, 5, 10, 3_600_000L);
+        assertThat(upkeep.snapshotsExpiredAtOnceAbove()).isEqualTo(25);
+        CatalogLink link = link().withUpkeep(upkeep);
+        Path lake = Files.createDirectories(dir.resolve("lake"));
+        // One manifest list per snapshot; expiry deletes the expired ones' (a retried append may leave one).
+        Path metadata = dir.resolve("warehouse/queen/orders/metadata");
+        int windows = 120;
+        int retries = 0;
+        long most = 0;
+        try (QueueTables tables = new QueueTables(link, SINK, "t", Align.HOUR, key -> lake.resolve(key).toUri().toString())) {
+            for (long k = 1; k <= windows; k++) {
+                Manifest m = window(lake, k);
+                while (true) {
+                    try {
+                        tables.append(m, "manifest-" + k);
+                        break;
+                    } catch (CatalogUnavailableException e) {
+                        // An append that met the expiry's commit: the committer retries it the same way.
+                        retries++;
+                        assertThat(retries).as("retries, last: %s", e.getMessage()).isLessThan(50);
+                    }
+                }
+                try (Stream<Path> files = Files.list(metadata)) {
+                    most = Math.max(most, files.filter(p -> p.getFileName().toString().startsWith("snap-")).count());
+                }
+            }
+            long[] counts = tables.maintenanceCounts();
+            System.out.printf("upkeep, count-driven: %d windows, %d expiries, at most %d manifest lists, %d retries%n",
+                    windows, counts[0], most, retries);
+            // The first append asks once by the clock; every other expiry was the count's.
+            assertThat(counts[0]).as("expiries run").isGreaterThanOrEqualTo(3);
+            assertThat(tables.append(window(lake, 1), "manifest-1")).as("window 1 again, found").isFalse();
+        }
+        // Over the trigger by at most the appends made while one expiry ran (and a retry's leftovers).
+        assertThat(most).as("the most snapshots the table held").isLessThanOrEqualTo(25 + 15 + retries);
+    }
+
+    @Test
     void onlyTheTablesOwnMetadataFilesMayBeDeleted() {
         String folder = "s3://lake/iceberg/queen/orders/metadata/";
         assertThat(TableMaintenance.isTableMetadata(folder, folder + "snap-1-1-abc.avro")).isTrue();
