@@ -6,7 +6,6 @@ import io.queenlake.format.manifest.Intent;
 import io.queenlake.format.manifest.ResumePositions;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
-import io.queenlake.format.model.WindowBounds;
 import io.queenlake.format.order.Utf8ByteOrder;
 import io.queenlake.format.run.OrderedRuns;
 import io.queenlake.format.run.RecordRun;
@@ -16,7 +15,6 @@ import io.queenlake.source.OpenWindows;
 import io.queenlake.source.QueueRecord;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.QueueCut;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -24,17 +22,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One queue's windows, in memory only (docs/ARCHITECTURE.md "Windows"): the open grid cells and the
- * redo window with their records, the numbering ({@code k}, where window {@code k} ended, the
+ * One queue's windows, in memory only (docs/ARCHITECTURE.md "Windows"): the open grid cells
+ * ({@link GridCells}) and the redo window ({@link RedoWindow}) with their records, the numbering ({@code k}, where window {@code k} ended, the
  * pointer's {@code tEnd}, the positions after the closed windows) and the queue's frontier. A
  * window closes on this queue's frontier only; a restore reads the open records again from the
- * broker, so nothing here is Flink state. Used from the task thread only.
+ * broker, so nothing here is Flink state; the checkpoint's cut stays before the closed windows the
+ * writer has not handed on ({@link UnhandedWindows}). Used from the task thread only.
  *
  * <p>The per-record path ({@link #add}) is a few comparisons, the record's encoding appended to its
  * partition incarnation's run ({@link OpenRuns}) and counters: the lake's bytes are made as records
@@ -50,42 +48,9 @@ final class QueueWindows {
     private static final Comparator<CheckpointDoc.Position> POSITION_ORDER =
             Comparator.comparing(CheckpointDoc.Position::partition, Utf8ByteOrder.INSTANCE);
 
-    /** One open grid cell: its records, kept as runs. */
-    private static final class Cell {
-        final long tStart;
-        final long tEnd;
-        OpenRuns records;
-        long payloadBytes;
-        long minTs = Long.MAX_VALUE;
-
-        Cell(WindowBounds bounds, OpenRuns records) {
-            this.tStart = bounds.tStart();
-            this.tEnd = bounds.tEnd();
-            this.records = records;
-        }
-
-        /** Keeps the record; returns the bytes kept for it. */
-        long add(QueueRecord r, long ts, long bytes) {
-            payloadBytes += bytes;
-            if (ts < minTs) {
-                minTs = ts;
-            }
-            return records.add(r.record(), r.lostBefore());
-        }
-    }
-
-    /**
-     * A closed window the writer has not handed on yet, and the numbering before it: while one is
-     * here, the cut stays before it and its records count as open (a restore reads them again).
-     */
-    private record Unhanded(long k, long prevEnd, List<CheckpointDoc.Position> prevPositions,
-            Map<String, Map<String, OldestOpen.Oldest>> oldest) {}
-
     private final String queue;
     private final WindowSettings settings;
-    private final WindowFormats formats;
-    private final Optional<WindowHandover> handover;
-    private final ArrayDeque<Unhanded> unhanded = new ArrayDeque<>();
+    private final UnhandedWindows unhanded;
     private final WindowMetrics.Queue metrics;
     private final OpenWindowBudget.Account budget;
 
@@ -94,13 +59,9 @@ final class QueueWindows {
     private final long pointerEnd;
     private final Map<String, CheckpointDoc.Position> closedPositions = new HashMap<>();
 
-    private Intent redo;
-    private OpenRuns redoRecords;
-    private long redoBytes;
-
-    private final TreeMap<Long, Cell> cells = new TreeMap<>();
-    /** The cell the last record went to: most records go where the one before went. */
-    private Cell recent;
+    /** The open intent's window while it is redone, else null. */
+    private RedoWindow redo;
+    private final GridCells cells;
 
     private long frontier;
     private long closedThroughAtSnapshot = Long.MIN_VALUE;
@@ -118,8 +79,8 @@ final class QueueWindows {
             WindowMetrics.Queue metrics, OpenWindowBudget.Account budget, Optional<WindowHandover> handover) {
         this.queue = queue;
         this.settings = settings;
-        this.formats = formats;
-        this.handover = handover;
+        this.unhanded = new UnhandedWindows(queue, handover);
+        this.cells = new GridCells(settings, formats);
         this.metrics = metrics;
         this.budget = budget;
         this.k = start.k();
@@ -130,10 +91,7 @@ final class QueueWindows {
         }
         // Window k closed because the frontier reached its last microsecond: nothing below it is to come.
         this.frontier = lastEnd == Long.MIN_VALUE ? Long.MIN_VALUE : lastEnd - 1;
-        start.redo().ifPresent(intent -> {
-            redo = intent;
-            redoRecords = new OpenRuns(formats.of(intent));
-        });
+        start.redo().ifPresent(intent -> redo = new RedoWindow(intent, formats));
         metrics.bufferedBytes(0);
     }
 
@@ -157,38 +115,16 @@ final class QueueWindows {
         long bytes = r.record().weight();
         countIfRewritten(r.record());
         long kept;
-        if (redo != null && ts < redo.tEnd()) {
-            if (ts < redo.tStart()) {
-                throw new IllegalStateException("queue '" + queue + "': record " + r.record().partition() + "@"
-                        + r.record().offset() + " is stamped " + ts + ", between the commit pointer's tEnd and"
-                        + " the start " + redo.tStart() + " of the open intent k=" + redo.k()
-                        + ", where the window that wrote the intent had no record: the log or the pointer changed");
-            }
-            kept = redoRecords.add(r.record(), r.lostBefore());
-            redoBytes += bytes;
+        if (redo != null && redo.holds(ts)) {
+            kept = redo.add(queue, r, ts, bytes);
         } else {
-            Cell cell = recent;
-            if (cell == null || ts < cell.tStart || ts >= cell.tEnd) {
-                cell = cellOf(ts);
-                recent = cell;
-            }
-            kept = cell.add(r, ts, bytes);
+            kept = cells.cellOf(ts).add(r, ts, bytes);
         }
         payloadBytes += bytes;
         keptBytes += kept;
         openRecords++;
         metrics.bufferedBytes(payloadBytes);
         budget.add(OpenWindowBudget.weight(kept));
-    }
-
-    private Cell cellOf(long ts) {
-        WindowBounds bounds = WindowRules.bounds(ts, settings.maxWindowMs(), settings.align());
-        Cell cell = cells.get(bounds.tStart());
-        if (cell == null) {
-            cell = new Cell(bounds, new OpenRuns(formats.own()));
-            cells.put(bounds.tStart(), cell);
-        }
-        return cell;
     }
 
     /**
@@ -200,18 +136,10 @@ final class QueueWindows {
             return;
         }
         frontier = f;
-        if (redo != null && f >= redo.tEnd() - 1) {
+        if (redo != null && redo.closesAt(f)) {
             finishRedo(out);
         }
-        while (!cells.isEmpty()) {
-            Cell cell = cells.firstEntry().getValue();
-            if (cell.tEnd - 1 > f) {
-                break;
-            }
-            cells.pollFirstEntry();
-            if (recent == cell) {
-                recent = null;
-            }
+        for (GridCells.Cell cell = cells.pollClosedBy(f); cell != null; cell = cells.pollClosedBy(f)) {
             release(cell.records.size(), cell.payloadBytes, cell.records.kept());
             emit(cell.records.close(), cell.minTs, cell.tEnd, out);
         }
@@ -233,12 +161,10 @@ final class QueueWindows {
      * whatever this job's settings, never size-cut (the intent is one window).
      */
     private void finishRedo(Consumer<ClosedWindow> out) {
-        Intent intent = redo;
-        OpenRuns records = redoRecords;
-        release(records.size(), redoBytes, records.kept());
+        Intent intent = redo.intent();
+        OpenRuns records = redo.records();
+        release(records.size(), redo.payloadBytes(), records.kept());
         redo = null;
-        redoRecords = null;
-        redoBytes = 0;
         if (records.isEmpty()) {
             LOG.error("queue '{}': the open intent k={} [{}, {}) has no record left in the log (retention?): its"
                     + " objects, if published, stay outside any manifest; window k={} is cut by this job's settings",
@@ -253,12 +179,11 @@ final class QueueWindows {
 
     private void collect(List<WindowSlicer.Sliced> windows, Optional<Intent> intent, Consumer<ClosedWindow> out) {
         long prevEnd = lastEnd;
-        forgetHandedOn();
+        unhanded.forgetHandedOn();
         for (WindowSlicer.Sliced sliced : windows) {
             WindowRuns window = sliced.window();
-            if (handover.isPresent()) {
-                // Only where a restore would read the window again, not its records: the writer holds those.
-                unhanded.addLast(new Unhanded(window.k(), prevEnd, sortedPositions(), sliced.oldest()));
+            if (unhanded.tracking()) {
+                unhanded.closed(new UnhandedWindows.Unhanded(window.k(), prevEnd, sortedPositions(), sliced.oldest()));
                 prevEnd = window.tEnd();
             }
             for (CheckpointDoc.Position p : ResumePositions.after(OrderedRuns.of(window.runs()))) {
@@ -288,7 +213,7 @@ final class QueueWindows {
         if (!canCutEarly()) {
             return false;
         }
-        Cell cell = cells.firstEntry().getValue();
+        GridCells.Cell cell = cells.oldest();
         OpenRuns.Split split = cell.records.closeThrough(frontier);
         ClosingRuns closing = split.closing();
         long closingBytes = closing.weight();
@@ -304,10 +229,7 @@ final class QueueWindows {
         cell.payloadBytes -= closingBytes;
         cell.minTs = stayingMin;
         if (split.staying().isEmpty()) {
-            cells.pollFirstEntry();
-            if (recent == cell) {
-                recent = null;
-            }
+            cells.removeOldest();
         }
         long heldBefore = weight();
         // The runs' bytes split exactly into the closing slices' and the staying copies'.
@@ -326,7 +248,8 @@ final class QueueWindows {
      * outside a redo window. Only a frontier that moves (or a new start) changes the answer.
      */
     boolean canCutEarly() {
-        return redo == null && !cells.isEmpty() && cells.firstEntry().getValue().minTs <= frontier;
+        GridCells.Cell oldest = cells.oldest();
+        return redo == null && oldest != null && oldest.minTs <= frontier;
     }
 
     private void release(long records, long bytes, long kept) {
@@ -343,11 +266,9 @@ final class QueueWindows {
         long dropped = openRecords;
         release(openRecords, payloadBytes, keptBytes);
         cells.clear();
-        recent = null;
-        if (redoRecords != null) {
-            redoRecords = new OpenRuns(formats.of(redo));
+        if (redo != null) {
+            redo.dropRecords();
         }
-        redoBytes = 0;
         return dropped;
     }
 
@@ -366,9 +287,9 @@ final class QueueWindows {
      * ended while something is open, else up to the frontier.
      */
     long closedThrough() {
-        forgetHandedOn();
-        if (!unhanded.isEmpty()) {
-            return unhanded.peekFirst().prevEnd();
+        Optional<UnhandedWindows.Unhanded> first = unhanded.first();
+        if (first.isPresent()) {
+            return first.get().prevEnd();
         }
         if (openRecords > 0 || redo != null || frontier == Long.MIN_VALUE) {
             return lastEnd;
@@ -395,13 +316,11 @@ final class QueueWindows {
     OpenWindows.Snapshot snapshot() {
         closedThroughAtSnapshot = closedThrough();
         OldestOpen oldest = new OldestOpen();
-        for (Unhanded closed : unhanded) {
-            oldest.merge(closed.oldest());
+        unhanded.addOldest(oldest);
+        if (redo != null) {
+            addFirstRecords(redo.records(), oldest);
         }
-        if (redoRecords != null) {
-            addFirstRecords(redoRecords, oldest);
-        }
-        for (Cell cell : cells.values()) {
+        for (GridCells.Cell cell : cells.open()) {
             addFirstRecords(cell.records, oldest);
         }
         Map<String, Long> firstOpen = new HashMap<>();
@@ -411,9 +330,10 @@ final class QueueWindows {
             pendingLost.addAll(r.lostBefore());
         }));
         pendingLost.sort(LOST_ORDER);
-        if (!unhanded.isEmpty()) {
+        Optional<UnhandedWindows.Unhanded> notHanded = unhanded.first();
+        if (notHanded.isPresent()) {
             // The writer has not handed these on: the cut is before the first of them.
-            Unhanded first = unhanded.peekFirst();
+            UnhandedWindows.Unhanded first = notHanded.get();
             return new OpenWindows.Snapshot(new QueueCut(first.k() - 1, first.prevEnd(), pointerEnd,
                     first.prevPositions(), pendingLost), firstOpen);
         }
@@ -424,17 +344,6 @@ final class QueueWindows {
     private static void addFirstRecords(OpenRuns records, OldestOpen oldest) {
         for (RecordRun run : records.runs()) {
             oldest.add(run.partition(), run.partitionId(), run.offset(0), records.lostAt(run, 0));
-        }
-    }
-
-    /** Drops the closed windows the writer has handed on since. */
-    private void forgetHandedOn() {
-        if (handover.isEmpty() || unhanded.isEmpty()) {
-            return;
-        }
-        long handed = handover.get().handedThrough(queue);
-        while (!unhanded.isEmpty() && unhanded.peekFirst().k() <= handed) {
-            unhanded.pollFirst();
         }
     }
 
