@@ -19,15 +19,29 @@ import org.apache.iceberg.io.SeekableInputStream;
  */
 public final class CountingFileIO implements FileIO {
 
-    /** What every CountingFileIO of the process counted. */
+    /**
+     * What every CountingFileIO of the process counted, apart for the table upkeep's thread
+     * ({@link #UPKEEP}: expiry and orphan removal, off the commit's path) and every other thread
+     * ({@link #APPEND}: the appends, and the merges they make on Iceberg's worker pool).
+     */
     static final class Counts {
-        static final AtomicLong reads = new AtomicLong();
-        static final AtomicLong writes = new AtomicLong();
-        static final AtomicLong deletes = new AtomicLong();
-        static final AtomicLong bytesRead = new AtomicLong();
-        static final AtomicLong bytesWritten = new AtomicLong();
+        static final Counts APPEND = new Counts();
+        static final Counts UPKEEP = new Counts();
+        /** The name of the job's upkeep thread (TableMaintenance). */
+        private static final String UPKEEP_THREAD = "queen-lake-iceberg-maintenance";
 
-        static long[] now() {
+        final AtomicLong reads = new AtomicLong();
+        final AtomicLong writes = new AtomicLong();
+        final AtomicLong deletes = new AtomicLong();
+        final AtomicLong bytesRead = new AtomicLong();
+        final AtomicLong bytesWritten = new AtomicLong();
+
+        /** The counts of the calling thread's kind. */
+        static Counts here() {
+            return Thread.currentThread().getName().startsWith(UPKEEP_THREAD) ? UPKEEP : APPEND;
+        }
+
+        long[] now() {
             return new long[] {reads.get(), writes.get(), deletes.get(), bytesRead.get(), bytesWritten.get()};
         }
 
@@ -117,7 +131,7 @@ public final class CountingFileIO implements FileIO {
 
     @Override
     public void deleteFile(String path) {
-        Counts.deletes.incrementAndGet();
+        Counts.here().deletes.incrementAndGet();
         local(path).delete();
     }
 
@@ -130,7 +144,7 @@ public final class CountingFileIO implements FileIO {
 
             @Override
             public SeekableInputStream newStream() {
-                Counts.reads.incrementAndGet();
+                Counts.here().reads.incrementAndGet();
                 SeekableInputStream s = in.newStream();
                 return new SeekableInputStream() {
                     @Override
@@ -147,7 +161,7 @@ public final class CountingFileIO implements FileIO {
                     public int read() throws IOException {
                         int b = s.read();
                         if (b >= 0) {
-                            Counts.bytesRead.incrementAndGet();
+                            Counts.here().bytesRead.incrementAndGet();
                         }
                         return b;
                     }
@@ -156,7 +170,7 @@ public final class CountingFileIO implements FileIO {
                     public int read(byte[] b, int off, int len) throws IOException {
                         int n = s.read(b, off, len);
                         if (n > 0) {
-                            Counts.bytesRead.addAndGet(n);
+                            Counts.here().bytesRead.addAndGet(n);
                         }
                         return n;
                     }
@@ -181,7 +195,7 @@ public final class CountingFileIO implements FileIO {
     }
 
     private static PositionOutputStream counted(PositionOutputStream s) {
-        Counts.writes.incrementAndGet();
+        Counts.here().writes.incrementAndGet();
         return new PositionOutputStream() {
             @Override
             public long getPos() throws IOException {
@@ -191,13 +205,13 @@ public final class CountingFileIO implements FileIO {
             @Override
             public void write(int b) throws IOException {
                 s.write(b);
-                Counts.bytesWritten.incrementAndGet();
+                Counts.here().bytesWritten.incrementAndGet();
             }
 
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
                 s.write(b, off, len);
-                Counts.bytesWritten.addAndGet(len);
+                Counts.here().bytesWritten.addAndGet(len);
             }
 
             @Override

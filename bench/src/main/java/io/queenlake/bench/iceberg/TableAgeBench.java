@@ -39,8 +39,23 @@ public final class TableAgeBench {
     private static final int SAMPLE = 100;
     private static final long[] MARKS = {100, 1_000, 5_000, 10_000, 50_000};
 
-    /** What one arm measured at a mark: per append means. */
-    record Cost(long windows, double ms, double reads, double writes, double deletes, double kbRead, double kbWritten) {}
+    /** File requests and bytes, per window. */
+    record Io(double reads, double writes, double deletes, double kbRead, double kbWritten) {
+        static Io between(long[] from, long[] to, double n) {
+            return new Io((to[0] - from[0]) / n, (to[1] - from[1]) / n, (to[2] - from[2]) / n,
+                    (to[3] - from[3]) / n / 1024.0, (to[4] - from[4]) / n / 1024.0);
+        }
+
+        String cells() {
+            return String.format("%.1f/%.1f/%.1f | %.0f | %.0f", reads, writes, deletes, kbRead, kbWritten);
+        }
+    }
+
+    /**
+     * What one arm measured at a mark, per window: the append's time and files (the commit's path),
+     * the upkeep's files (its own thread, off that path), and the table's shape then.
+     */
+    record Cost(long windows, double ms, Io append, Io upkeep, String table) {}
 
     private TableAgeBench() {}
 
@@ -74,11 +89,13 @@ public final class TableAgeBench {
                 key -> lake.resolve(key).toUri().toString())) {
             long sampleNanos = 0;
             long[] sampleFrom = null;
+            long[] upkeepFrom = null;
             int sampledWindows = 0;
             for (long k = 1; k <= windows; k++) {
                 boolean sampled = isSampled(k, windows);
                 if (sampled && sampleFrom == null) {
-                    sampleFrom = CountingFileIO.Counts.now();
+                    sampleFrom = CountingFileIO.Counts.APPEND.now();
+                    upkeepFrom = CountingFileIO.Counts.UPKEEP.now();
                     sampleNanos = 0;
                     sampledWindows = 0;
                 }
@@ -89,17 +106,15 @@ public final class TableAgeBench {
                     sampledWindows++;
                 }
                 if (isMark(k, windows)) {
-                    long[] now = CountingFileIO.Counts.now();
                     double n = sampledWindows;
-                    Cost c = new Cost(k, sampleNanos / 1e6 / n, (now[0] - sampleFrom[0]) / n,
-                            (now[1] - sampleFrom[1]) / n, (now[2] - sampleFrom[2]) / n,
-                            (now[3] - sampleFrom[3]) / n / 1024.0, (now[4] - sampleFrom[4]) / n / 1024.0);
+                    Cost c = new Cost(k, sampleNanos / 1e6 / n,
+                            Io.between(sampleFrom, CountingFileIO.Counts.APPEND.now(), n),
+                            Io.between(upkeepFrom, CountingFileIO.Counts.UPKEEP.now(), n), shape(link));
                     costs.put(k, c);
                     sampleFrom = null;
-                    System.out.printf("  %s: %,d windows after %.0f s: %.1f ms, %.1f reads, %.1f writes, %.1f deletes,"
-                            + " %.1f KB read, %.1f KB written per append; table: %s%n", arm, k,
-                            (System.nanoTime() - started) / 1e9, c.ms(), c.reads(), c.writes(), c.deletes(),
-                            c.kbRead(), c.kbWritten(), shape(link));
+                    System.out.printf("  %s: %,d windows after %.0f s: %.1f ms; append r/w/d, KB read, KB written %s;"
+                            + " upkeep %s; table: %s%n", arm, k, (System.nanoTime() - started) / 1e9, c.ms(),
+                            c.append().cells(), c.upkeep().cells(), c.table());
                 }
             }
         }
@@ -182,36 +197,36 @@ public final class TableAgeBench {
 
     private static void print(Map<Long, Cost> with, Map<Long, Cost> without) {
         System.out.println();
-        System.out.println("| windows | with upkeep: ms | requests (r/w/d) | KB read | KB written | without: ms |"
-                + " requests (r/w/d) | KB read | KB written |");
-        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        System.out.println("Per window appended (means over the windows before each mark); requests are reads/writes/deletes.");
+        System.out.println();
+        System.out.println("| windows | with upkeep: append ms | append requests | KB read | KB written | upkeep requests"
+                + " (its thread) | KB read | KB written | table | without: ms | requests | KB read | KB written |");
+        System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|");
         List<Long> ks = new ArrayList<>(with.keySet());
         without.keySet().stream().filter(k -> !ks.contains(k)).forEach(ks::add);
         ks.sort(Long::compare);
         for (long k : ks) {
-            System.out.printf("| %,d | %s | %s |%n", k, cells(with.get(k)), cells(without.get(k)));
+            Cost w = with.get(k);
+            Cost o = without.get(k);
+            System.out.printf("| %,d | %s | %s |%n", k,
+                    w == null ? "- | - | - | - | - | - | - | -"
+                            : String.format("%.1f | %s | %s | %s", w.ms(), w.append().cells(), w.upkeep().cells(), w.table()),
+                    o == null ? "- | - | - | -" : String.format("%.1f | %s", o.ms(), o.append().cells()));
         }
         Cost first = with.values().iterator().next();
         Cost last = new ArrayList<>(with.values()).get(with.size() - 1);
-        Cost thousand = with.get(1_000L);
-        System.out.printf("%nwith upkeep, last/first: %.2fx ms, %.2fx KB read, %.2fx KB written", last.ms() / first.ms(),
-                last.kbRead() / first.kbRead(), last.kbWritten() / first.kbWritten());
-        if (thousand != null) {
-            System.out.printf("; last/1,000: %.2fx ms, %.2fx KB read, %.2fx KB written", last.ms() / thousand.ms(),
-                    last.kbRead() / thousand.kbRead(), last.kbWritten() / thousand.kbWritten());
-        }
+        System.out.printf("%nwith upkeep, last (%,d) / first (%,d): append %.2fx ms, %.2fx KB read, %.2fx KB written;"
+                + " append and upkeep together %.2fx KB read, %.2fx KB written%n", last.windows(), first.windows(),
+                last.ms() / first.ms(), last.append().kbRead() / first.append().kbRead(),
+                last.append().kbWritten() / first.append().kbWritten(),
+                (last.append().kbRead() + last.upkeep().kbRead()) / (first.append().kbRead() + first.upkeep().kbRead()),
+                (last.append().kbWritten() + last.upkeep().kbWritten())
+                        / (first.append().kbWritten() + first.upkeep().kbWritten()));
         Cost wLast = new ArrayList<>(without.values()).get(without.size() - 1);
         Cost wFirst = without.values().iterator().next();
-        System.out.printf("%nwithout upkeep, last (%,d)/first: %.2fx ms, %.2fx KB read, %.2fx KB written%n",
-                wLast.windows(), wLast.ms() / wFirst.ms(), wLast.kbRead() / wFirst.kbRead(),
-                wLast.kbWritten() / wFirst.kbWritten());
+        System.out.printf("without upkeep, last (%,d) / first: %.2fx ms, %.2fx KB read, %.2fx KB written%n",
+                wLast.windows(), wLast.ms() / wFirst.ms(), wLast.append().kbRead() / wFirst.append().kbRead(),
+                wLast.append().kbWritten() / wFirst.append().kbWritten());
     }
 
-    private static String cells(Cost c) {
-        if (c == null) {
-            return "- | - | - | -";
-        }
-        return String.format("%.1f | %.1f/%.1f/%.1f | %.0f | %.0f", c.ms(), c.reads(), c.writes(), c.deletes(),
-                c.kbRead(), c.kbWritten());
-    }
 }

@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * {@link TableUpkeep#expireEveryMs} after the table's last one. An expiry that fails is logged and
  * tried again at the next interval; it never fails, nor waits for, an append.
  *
- * <p>An expiry removes snapshots older than {@link TableUpkeep#snapshotMaxAgeMs} and beyond the
- * newest {@link TableUpkeep#snapshotsMax}, always keeping the newest {@link TableUpkeep#snapshotsKept}.
+ * <p>An expiry removes snapshots older than {@link TableUpkeep#snapshotMaxAgeMs} and, in a table
+ * over {@link TableUpkeep#snapshotsMax}, all but the newest half, always keeping the newest
+ * {@link TableUpkeep#snapshotsKept}.
  * Iceberg then deletes the manifest lists and manifests no kept snapshot reaches, through
  * {@link #deleteIfTableMetadata}, which deletes only files under the table's own metadata folder:
  * a data file is a lake object, owned by the lake's manifests, and is never deleted here (an
@@ -74,8 +75,8 @@ final class TableMaintenance implements Closeable {
     /**
      * Called on the committer's thread after an append of {@code name}: queues an expiry of the
      * table unless one is queued or running, or the last one was asked less than the interval ago
-     * and the table holds no more than {@link TableUpkeep#snapshotsExpiredAtOnceAbove()} snapshots
-     * (so however fast windows commit, the metadata every commit rewrites stays bounded).
+     * and the table holds no more than {@link TableUpkeep#snapshotsMax} snapshots (so however fast
+     * windows commit, the metadata every commit rewrites stays bounded).
      *
      * @param appended the table as the append left it (its snapshots are counted, in memory)
      * @param load loads the table afresh on the maintenance thread (its own client state, never
@@ -85,7 +86,7 @@ final class TableMaintenance implements Closeable {
         long now = clock.getAsLong();
         Long last = lastAsked.get(name);
         if (last != null && now - last < upkeep.expireEveryMs()
-                && count(appended.snapshots()) <= upkeep.snapshotsExpiredAtOnceAbove()) {
+                && count(appended.snapshots()) <= upkeep.snapshotsMax()) {
             return;
         }
         if (!pending.add(name)) {
@@ -167,8 +168,8 @@ final class TableMaintenance implements Closeable {
         long now = clock.getAsLong();
         long olderThan = now - upkeep.snapshotMaxAgeMs();
         if (ancestry.size() > upkeep.snapshotsMax()) {
-            // Beyond the newest snapshotsMax: older than the oldest of those.
-            olderThan = Math.max(olderThan, ancestry.get(upkeep.snapshotsMax() - 1).timestampMillis());
+            // Over the maximum: older than the oldest of the newest half.
+            olderThan = Math.max(olderThan, ancestry.get(upkeep.snapshotsAfterCut() - 1).timestampMillis());
         }
         if (snapshots <= upkeep.snapshotsKept() || oldest(table) >= olderThan) {
             return 0;

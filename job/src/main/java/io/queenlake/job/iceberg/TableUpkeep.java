@@ -15,9 +15,10 @@ import org.apache.iceberg.TableProperties;
  * @param snapshotMaxAgeMs snapshots older than this expire ({@code history.expire.max-snapshot-age-ms})
  * @param snapshotsKept the newest snapshots never expired, whatever their age
  *     ({@code history.expire.min-snapshots-to-keep})
- * @param snapshotsMax at most this many snapshots stay, whatever their age (at least {@code snapshotsKept}).
+ * @param snapshotsMax at most this many snapshots stay, whatever their age (at least {@code snapshotsKept});
+ *     past it an expiry keeps the newest half ({@link #snapshotsAfterCut()}).
  *     The current {@code metadata.json}, read and rewritten by every commit, grows about 1 KB a
- *     snapshot: the default 100 keeps it near 100 KB however short the windows (with the shipped
+ *     snapshot: the default 100 keeps it under 100 KB however short the windows (with the shipped
  *     5 minute windows the hour's age keeps about 12)
  * @param metadataVersionsKept old {@code metadata.json} files kept ({@code write.metadata.previous-versions-max});
  *     older ones are deleted after each commit ({@code write.metadata.delete-after-commit.enabled})
@@ -56,12 +57,14 @@ public record TableUpkeep(long snapshotMaxAgeMs, int snapshotsKept, int snapshot
     }
 
     /**
-     * Above this many snapshots a table's expiry runs after the append whatever
-     * {@link #expireEveryMs}: a quarter over {@link #snapshotsMax}, so with short windows an expiry
-     * comes every quarter of the maximum in windows, not every append.
+     * How many snapshots an expiry leaves when a table holds more than {@link #snapshotsMax}: the
+     * newest half (at least {@link #snapshotsKept}). Such an expiry runs after the append whatever
+     * {@link #expireEveryMs}, so however fast windows commit a table never holds more than the
+     * maximum (and the appends made while one expiry runs), and one expiry, which reads every kept
+     * snapshot's manifest list, serves half the maximum in windows.
      */
-    int snapshotsExpiredAtOnceAbove() {
-        return snapshotsMax + Math.max(1, snapshotsMax / 4);
+    int snapshotsAfterCut() {
+        return Math.max(snapshotsKept, snapshotsMax / 2);
     }
 
     /** An upkeep that removes orphan files older than the default. */
