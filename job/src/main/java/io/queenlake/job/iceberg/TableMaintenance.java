@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -42,6 +43,8 @@ import org.slf4j.LoggerFactory;
 final class TableMaintenance implements Closeable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TableMaintenance.class);
+
+    private static final ExecutorService ON_THIS_THREAD = new OnTheCallingThread();
 
     private final TableUpkeep upkeep;
     private final LongSupplier clock;
@@ -175,9 +178,12 @@ final class TableMaintenance implements Closeable {
             return 0;
         }
         String metadataFolder = metadataFolder(table);
+        // Planned and deleted on this thread, not on Iceberg's shared worker pool, where the appends merge manifests.
         table.expireSnapshots()
                 .expireOlderThan(olderThan)
                 .retainLast(upkeep.snapshotsKept())
+                .planWith(ON_THIS_THREAD)
+                .executeDeleteWith(ON_THIS_THREAD)
                 .deleteWith(path -> deleteIfTableMetadata(table, metadataFolder, path))
                 .commit();
         table.refresh();
@@ -253,5 +259,36 @@ final class TableMaintenance implements Closeable {
     @Override
     public void close() {
         executor.shutdownNow();
+    }
+
+    /** Runs each task on the thread that hands it over: the expiry's own. */
+    private static final class OnTheCallingThread extends AbstractExecutorService {
+        @Override
+        public void execute(Runnable task) {
+            task.run();
+        }
+
+        @Override
+        public void shutdown() {}
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return false;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return false;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+            return false;
+        }
     }
 }
