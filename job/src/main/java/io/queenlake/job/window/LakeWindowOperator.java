@@ -89,6 +89,7 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
     @Override
     public void open() throws Exception {
         super.open();
+        SourceTaskCheck.verify(getContainingTask(), getOperatorConfig().getOperatorName());
         queues = new HashMap<>();
         formats = new WindowFormats(Format.of(formatName, formatCodec));
         metrics = new WindowMetrics(getMetricGroup());

@@ -1,6 +1,7 @@
 package io.queenlake.job.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
@@ -136,5 +137,26 @@ class LakeWindowOperatorITCase {
                     assertThat(s.cut().k()).isEqualTo(1);
                     assertThat(s.firstOpenOffsets()).isEqualTo(Map.of(PartitionSplit.splitId("orders", "a", "id-a"), 1L));
                 });
+    }
+
+    @Test
+    void windowsWiredByHandBehindAnExchangeRefuseToOpen() {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(new Configuration());
+        env.setParallelism(1);
+        WindowSettings settings = new WindowSettings(WindowSettings.DEFAULT_TENANT, "itcase", WINDOW_MS, Align.HOUR,
+                1 << 20, 1, broker.url().toString(), null, Duration.ofSeconds(5));
+        // No LakePipeline (which would refuse this graph when it builds it): a rebalance puts the
+        // windows in a task of their own, behind the network.
+        var windows = env.fromData(QueueRecordTypeInfo.INSTANCE, record("a", 0, T0 + 1))
+                .transform("reader stand-in", QueueEventTypeInfo.INSTANCE, new AsQueueEvents())
+                .rebalance()
+                .transform("lake windows", ClosedWindowTypeInfo.INSTANCE,
+                        new LakeWindowOperator(settings, new Format.Jsonl(Compression.ZSTD)));
+        assertThatThrownBy(() -> {
+            try (CloseableIterator<ClosedWindow> it = windows.executeAndCollect("windows behind an exchange")) {
+                it.forEachRemaining(w -> { });
+            }
+        }).satisfies(e -> assertThat(org.apache.flink.util.ExceptionUtils.findThrowableWithMessage(e,
+                "must run chained to the source")).as("the refusal, somewhere in %s", e.toString()).isPresent());
     }
 }
