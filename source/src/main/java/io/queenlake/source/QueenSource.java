@@ -4,16 +4,19 @@ import io.queenlake.source.enumerator.QueenEnumState;
 import io.queenlake.source.enumerator.QueenEnumStateSerializer;
 import io.queenlake.source.enumerator.QueenSplitEnumerator;
 import io.queenlake.source.reader.QueenSourceReader;
+import io.queenlake.source.serde.QueueEventTypeInfo;
 import io.queenlake.source.split.QueueSplit;
 import io.queenlake.source.split.QueueSplitSerializer;
 import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
+import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
@@ -27,7 +30,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * so the strategy only keeps the record timestamps. There is no watermark alignment: it would
  * pace every queue by the slowest one, and each queue is paced by its own frontier instead.
  */
-public final class QueenSource implements Source<QueueEvent, QueueSplit, QueenEnumState> {
+public final class QueenSource implements Source<QueueEvent, QueueSplit, QueenEnumState>, ResultTypeQueryable<QueueEvent> {
 
     private static final long serialVersionUID = 1L;
 
@@ -43,6 +46,12 @@ public final class QueenSource implements Source<QueueEvent, QueueSplit, QueenEn
 
     public QueenSourceConfig config() {
         return config;
+    }
+
+    /** The events' own serializer ({@link QueueEventTypeInfo}), so {@code env.fromSource} needs no type hint and no Kryo. */
+    @Override
+    public TypeInformation<QueueEvent> getProducedType() {
+        return QueueEventTypeInfo.INSTANCE;
     }
 
     @Override

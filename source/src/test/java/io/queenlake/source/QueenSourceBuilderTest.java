@@ -36,6 +36,19 @@ class QueenSourceBuilderTest {
     }
 
     @Test
+    void theSourceSaysWhatItProducesSoFromSourceNeedsNoTypeHintAndNoKryo() {
+        org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
+        conf.set(org.apache.flink.configuration.PipelineOptions.GENERIC_TYPES, false);
+        var env = org.apache.flink.streaming.api.environment.StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        QueenSource source = valid().build();
+
+        var events = env.fromSource(source, source.watermarkStrategy(), "Queen source");
+
+        assertThat(source.getProducedType()).isSameAs(io.queenlake.source.serde.QueueEventTypeInfo.INSTANCE);
+        assertThat(events.getType()).isSameAs(io.queenlake.source.serde.QueueEventTypeInfo.INSTANCE);
+    }
+
+    @Test
     void anUnsetInstanceIsDrawnOncePerBuildAndTheSourceKeepsItThroughSerialization() throws Exception {
         QueenSource source = valid().instance(null).build();
         String drawn = source.config().instance();

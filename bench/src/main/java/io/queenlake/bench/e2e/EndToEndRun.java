@@ -8,8 +8,7 @@ import io.queenlake.format.object.Format;
 import io.queenlake.format.parquet.ParquetCodec;
 import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;
-import io.queenlake.job.serde.QueueEventTypeInfo;
-import io.queenlake.job.serde.QueueRecordTypeInfo;
+import io.queenlake.source.serde.QueueRecordTypeInfo;
 import io.queenlake.job.verify.FlinkLakeFiles;
 import io.queenlake.job.verify.LakeChecker;
 import io.queenlake.job.verify.LakeReport;
@@ -155,7 +154,7 @@ final class EndToEndRun {
         QueenSource source = settings.source();
         // The peers read the same source and keep its records only (a chained flatMap, as cheap as a filter).
         DataStream<QueueRecord> records = env
-                .fromSource(source, source.watermarkStrategy(), "Queen source", QueueEventTypeInfo.INSTANCE)
+                .fromSource(source, source.watermarkStrategy(), "Queen source")
                 .uid("queen-source")
                 .flatMap(new OnlyRecords(), QueueRecordTypeInfo.INSTANCE);
         if (peer == Peer.CEILING) {

@@ -1,6 +1,5 @@
 package io.queenlake.job.pipeline;
 
-import io.queenlake.job.serde.QueueEventTypeInfo;
 import io.queenlake.job.sink.LakeSink;
 import io.queenlake.job.window.ClosedWindow;
 import io.queenlake.job.window.ClosedWindowTypeInfo;
@@ -30,7 +29,7 @@ public final class LakePipeline {
     public static void attach(
             StreamExecutionEnvironment env, QueenSource source, WindowSettings windows, LakeSink sink) {
         DataStream<QueueEvent> events = env
-                .fromSource(source, source.watermarkStrategy(), "Queen source", QueueEventTypeInfo.INSTANCE)
+                .fromSource(source, source.watermarkStrategy(), "Queen source")
                 .uid(SOURCE_UID);
         DataStream<ClosedWindow> closed = events
                 .transform("Broker-clock windows", ClosedWindowTypeInfo.INSTANCE, new LakeWindowOperator(windows, sink.config().writerSettings().format()))

@@ -1,6 +1,6 @@
 package io.queenlake.job.window;
 
-import io.queenlake.job.serde.SingleSerializerTypeInfo;
+import io.queenlake.source.serde.SingleSerializerTypeInfo;
 import io.queenlake.job.window.ClosedWindow;
 import java.lang.reflect.Type;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.queenlake.job.serde;
+package io.queenlake.source.serde;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

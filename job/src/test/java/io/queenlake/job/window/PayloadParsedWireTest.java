@@ -1,12 +1,11 @@
-package io.queenlake.job.serde;
+package io.queenlake.job.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.window.WindowInput;
-import io.queenlake.job.window.ClosedWindow;
-import io.queenlake.job.window.ClosedWindowSerializer;
 import io.queenlake.source.QueueRecord;
+import io.queenlake.source.serde.QueueRecordSerializer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.queenlake.job.serde;
+package io.queenlake.job.window;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,12 +6,9 @@ import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.object.Format;
 import io.queenlake.format.model.LogRecord;
-import io.queenlake.job.window.ClosedWindow;
-import io.queenlake.job.window.ClosedWindowSerializer;
-import io.queenlake.job.window.ClosedWindowTypeInfo;
-import io.queenlake.job.window.LakeWindowOperator;
-import io.queenlake.job.window.WindowSettings;
 import io.queenlake.source.QueueRecord;
+import io.queenlake.source.serde.QueueRecordTypeInfo;
+import io.queenlake.source.serde.QueueRecordSerializer;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;

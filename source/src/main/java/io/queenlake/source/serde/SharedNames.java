@@ -1,4 +1,4 @@
-package io.queenlake.job.serde;
+package io.queenlake.source.serde;
 
 /**
  * Hands out one {@link String} instance per queue, partition and incarnation name read from the

@@ -1,4 +1,4 @@
-package io.queenlake.job.serde;
+package io.queenlake.source.serde;
 
 import java.util.Objects;
 import org.apache.flink.api.common.serialization.SerializerConfig;

@@ -1,4 +1,4 @@
-package io.queenlake.job.serde;
+package io.queenlake.source.serde;
 
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;

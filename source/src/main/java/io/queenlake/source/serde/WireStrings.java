@@ -1,4 +1,4 @@
-package io.queenlake.job.serde;
+package io.queenlake.source.serde;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
