@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * tried again at the next interval; it never fails, nor waits for, an append.
  *
  * <p>An expiry removes snapshots older than {@link TableUpkeep#snapshotMaxAgeMs} and, in a table
- * over {@link TableUpkeep#snapshotsMax}, all but the newest half, always keeping the newest
+ * over {@link TableUpkeep#snapshotsMax}, all but the newest quarter, always keeping the newest
  * {@link TableUpkeep#snapshotsKept}.
  * Iceberg then deletes the manifest lists and manifests no kept snapshot reaches, through
  * {@link #deleteIfTableMetadata}, which deletes only files under the table's own metadata folder:
@@ -171,7 +171,7 @@ final class TableMaintenance implements Closeable {
         long now = clock.getAsLong();
         long olderThan = now - upkeep.snapshotMaxAgeMs();
         if (ancestry.size() > upkeep.snapshotsMax()) {
-            // Over the maximum: older than the oldest of the newest half.
+            // Over the maximum: older than the oldest of the newest quarter.
             olderThan = Math.max(olderThan, ancestry.get(upkeep.snapshotsAfterCut() - 1).timestampMillis());
         }
         if (snapshots <= upkeep.snapshotsKept() || oldest(table) >= olderThan) {

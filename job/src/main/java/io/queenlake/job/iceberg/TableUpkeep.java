@@ -16,7 +16,7 @@ import org.apache.iceberg.TableProperties;
  * @param snapshotsKept the newest snapshots never expired, whatever their age
  *     ({@code history.expire.min-snapshots-to-keep})
  * @param snapshotsMax at most this many snapshots stay, whatever their age (at least {@code snapshotsKept});
- *     past it an expiry keeps the newest half ({@link #snapshotsAfterCut()}).
+ *     past it an expiry keeps the newest quarter ({@link #snapshotsAfterCut()}).
  *     The current {@code metadata.json}, read and rewritten by every commit, grows about 1 KB a
  *     snapshot: the default 100 keeps it under 100 KB however short the windows (with the shipped
  *     5 minute windows the hour's age keeps about 12)
@@ -58,13 +58,14 @@ public record TableUpkeep(long snapshotMaxAgeMs, int snapshotsKept, int snapshot
 
     /**
      * How many snapshots an expiry leaves when a table holds more than {@link #snapshotsMax}: the
-     * newest half (at least {@link #snapshotsKept}). Such an expiry runs after the append whatever
+     * newest quarter (at least {@link #snapshotsKept}). Such an expiry runs after the append whatever
      * {@link #expireEveryMs}, so however fast windows commit a table never holds more than the
-     * maximum (and the appends made while one expiry runs), and one expiry, which reads every kept
-     * snapshot's manifest list, serves half the maximum in windows.
+     * maximum (and the appends made while one expiry runs). An expiry reads the manifest list of
+     * every snapshot the table holds, so cutting deep makes one serve three quarters of the maximum
+     * in windows, and the metadata every append rewrites averages under two thirds of the maximum.
      */
     int snapshotsAfterCut() {
-        return Math.max(snapshotsKept, snapshotsMax / 2);
+        return Math.max(snapshotsKept, snapshotsMax / 4);
     }
 
     /** An upkeep that removes orphan files older than the default. */
