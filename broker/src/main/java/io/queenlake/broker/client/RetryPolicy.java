@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 /**
  * Bounded retries of retriable broker failures: {@code Retry-After} (delta-seconds) is honoured
  * exactly, with no jitter; otherwise the delay doubles from {@code firstBackoff} up to
- * {@code maxBackoff}. Terminal failures are rethrown at once.
+ * {@code maxBackoff} ({@link Backoff}). Terminal failures are rethrown at once.
  *
  * @param maxAttempts total calls, the first included (1 means no retry)
  */
@@ -60,9 +60,7 @@ public record RetryPolicy(int maxAttempts, Duration firstBackoff, Duration maxBa
         if (failure.retryAfterSeconds().isPresent()) {
             return Optional.of(Duration.ofSeconds(failure.retryAfterSeconds().getAsLong()));
         }
-        int doublings = Math.min(nextAttempt - 2, 30);
-        Duration backoff = firstBackoff.multipliedBy(1L << doublings);
-        return Optional.of(backoff.compareTo(maxBackoff) > 0 ? maxBackoff : backoff);
+        return Optional.of(new Backoff(firstBackoff, maxBackoff).after(nextAttempt - 1));
     }
 
     public <T> T call(Supplier<T> call) {

@@ -1,5 +1,6 @@
 package io.queenlake.job.sink.committer;
 
+import io.queenlake.broker.client.Backoff;
 import io.queenlake.job.sink.SinkThreads;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import java.util.ArrayDeque;
@@ -30,8 +31,6 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  */
 final class CommitLanes implements AutoCloseable {
 
-    private static final long FIRST_PAUSE_MS = 200;
-    private static final long LONGEST_PAUSE_MS = 10_000;
     /** How long {@link #close} lets the runs in flight end. */
     static final long FINISHING_MS = 10_000;
 
@@ -162,7 +161,7 @@ final class CommitLanes implements AutoCloseable {
                 lane.busy = false;
             } else if (retry) {
                 lane.failedRuns = settled > 0 ? 1 : lane.failedRuns + 1;
-                pause(lane, Math.min(LONGEST_PAUSE_MS, FIRST_PAUSE_MS << Math.min(lane.failedRuns - 1, 10)));
+                pause(lane, Backoff.LAKE.after(lane.failedRuns).toMillis());
             } else {
                 lane.failedRuns = 0;
                 takeTurn(lane);

@@ -1,5 +1,6 @@
 package io.queenlake.job.sink.writer;
 
+import io.queenlake.broker.client.Backoff;
 import io.queenlake.format.window.EncodedObject;
 import io.queenlake.format.window.EncodedWindow;
 import io.queenlake.format.window.WindowEncoder;
@@ -45,8 +46,6 @@ import org.slf4j.LoggerFactory;
 final class WindowStagings implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(WindowStagings.class);
-    private static final long FIRST_PAUSE_MS = 200;
-    private static final long LONGEST_PAUSE_MS = 10_000;
 
     private final Function<ClosedWindow, WindowEncoder> encoders;
     private final ObjectStager stager;
@@ -130,7 +129,6 @@ final class WindowStagings implements AutoCloseable {
         final long giveUpAt;
         EncodedWindow encoded;
         final List<StagedObject> objects = new ArrayList<>();
-        long pauseMs = FIRST_PAUSE_MS;
         int failed;
 
         Attempts(Staging staging, long reserved, long giveUpAt) {
@@ -175,7 +173,8 @@ final class WindowStagings implements AutoCloseable {
             done(a);
         } catch (IOException e) {
             a.failed++; // reported to the outages by run()
-            if (System.nanoTime() + a.pauseMs * 1_000_000L - a.giveUpAt > 0) {
+            long pauseMs = Backoff.LAKE.after(a.failed).toMillis();
+            if (System.nanoTime() + pauseMs * 1_000_000L - a.giveUpAt > 0) {
                 fail(a, what + " after " + a.failed + " attempts over " + Duration.ofNanos(retryForNanos).toSeconds()
                         + " s", e);
                 return;
@@ -183,8 +182,6 @@ final class WindowStagings implements AutoCloseable {
             // Retrying: prepareCommit waits no longer for this window (it is carried in the writer's state).
             a.staging.firstAttempt().complete(null);
             String failedWhat = what;
-            long pauseMs = a.pauseMs;
-            a.pauseMs = Math.min(pauseMs * 2, LONGEST_PAUSE_MS);
             CompletableFuture.runAsync(() -> attempt(a),
                             CompletableFuture.delayedExecutor(pauseMs, TimeUnit.MILLISECONDS, workers))
                     .exceptionally(t -> {
