@@ -78,7 +78,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
 
     private final WantedQueues wanted;
     private final RefusedQueues refused = new RefusedQueues();
-    private boolean checkingStarted;
+    private final StartChecks startChecks;
     private final Set<String> swept = new HashSet<>();
     private final Set<String> reported = new HashSet<>();
     /** The broker's outage as discovery meets it: created at the first failed pass. */
@@ -116,6 +116,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         this.discovery = new DiscoveryRun(client, plans);
         this.metrics = new EnumeratorMetrics(context.metricGroup());
         this.wanted = new WantedQueues(config.queues(), config.allQueues(), config.keyBudget());
+        this.startChecks = new StartChecks(plans, context, refused, book, wanted, this::updateMetrics);
         restore(state);
         this.nextInput = plan();
         updateMetrics();
@@ -144,64 +145,10 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         List<String> restored = book.decidedQueues();
         if (!restored.isEmpty()) {
             // Restored splits are back with their readers already: no pass lists them until their lake is checked.
-            long now = System.currentTimeMillis();
-            restored.forEach(queue -> refused.awaitCheck(queue, now));
-            checkStarted(restored);
+            startChecks.restored(restored);
         }
         leaseRounds.every(leases.refreshIntervalMs(), this::leaseRound, this::onLeases);
         context.callAsync(() -> discovery.run(nextInput), this::onDiscovery, 0, config.discoveryIntervalMs());
-    }
-
-    // ---------------------------------------------------------------- refused queues
-
-    /**
-     * Checks the lake of queues that already have a split (restored with Flink state) against
-     * their pointers, on the start plan loader's pool: never on the worker thread the lease rounds
-     * use, whatever the bucket's latency.
-     */
-    private void checkStarted(List<String> queues) {
-        checkingStarted = true;
-        plans.refusals(queues).whenComplete((result, error) ->
-                context.runInCoordinatorThread(() -> onStartedChecked(queues, result, error)));
-    }
-
-    private void onStartedChecked(List<String> queues, Map<String, Optional<StartPlan.Refusal>> result,
-            Throwable error) {
-        checkingStarted = false;
-        long now = System.currentTimeMillis();
-        for (String queue : queues) {
-            if (error != null) {
-                refused.refuse(queue, new StartPlan.Refusal("queue '" + queue + "' waits: its commit pointer and"
-                        + " intent could not be read to check them against its manifests in the bucket ("
-                        + AsyncFailures.unwrap(error) + "); it is checked again shortly", false), now);
-                continue;
-            }
-            Optional<StartPlan.Refusal> refusal = result.getOrDefault(queue, Optional.empty());
-            if (refusal.isPresent()) {
-                refused.refuse(queue, refusal.get(), now);
-            } else {
-                refused.clear(queue);
-            }
-        }
-        updateMetrics();
-    }
-
-    /** Refused queues that have a split and are due to be checked again (undecided ones ride on discovery). */
-    private void recheckStarted() {
-        if (checkingStarted) {
-            return;
-        }
-        long now = System.currentTimeMillis();
-        List<String> due = new ArrayList<>();
-        for (String queue : refused.names()) {
-            if (book.decided(queue) && mine(queue) && refused.due(queue, now)) {
-                refused.checking(queue, now);
-                due.add(queue);
-            }
-        }
-        if (!due.isEmpty()) {
-            checkStarted(due);
-        }
     }
 
     // ---------------------------------------------------------------- leases
@@ -235,7 +182,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
                 lastSafeTime == Long.MIN_VALUE ? OptionalLong.empty()
                         : CompleteThrough.lagMillis(lastSafeTime, pointer.pointer(), leases.progress(queue))));
         boolean won = wanted.onLeases(view);
-        recheckStarted();
+        startChecks.recheckDue();
         nextInput = plan();
         updateMetrics();
         if (won) {
