@@ -11,9 +11,7 @@ import io.queenlake.broker.kv.CompleteThrough;
 import io.queenlake.broker.kv.LeaseKeeper;
 import io.queenlake.broker.kv.LeaseStatus;
 import io.queenlake.broker.kv.LeaseView;
-import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.broker.kv.SinkKeys;
-import io.queenlake.broker.kv.UnreadableDocumentException;
 import io.queenlake.format.manifest.LeaseDoc;
 import io.queenlake.source.QueenSourceConfig;
 import io.queenlake.source.enumerator.start.StartDecision;
@@ -147,31 +145,11 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
             // Restored splits are back with their readers already: no pass lists them until their lake is checked.
             startChecks.restored(restored);
         }
-        leaseRounds.every(leases.refreshIntervalMs(), this::leaseRound, this::onLeases);
+        leaseRounds.every(leases.refreshIntervalMs(), () -> LeaseRound.take(leases, pointers), this::onLeases);
         context.callAsync(() -> discovery.run(nextInput), this::onDiscovery, 0, config.discoveryIntervalMs());
     }
 
     // ---------------------------------------------------------------- leases
-
-    /** One lease round and the pointers of the queues it holds (for the lag), off the coordinator thread. */
-    private record LeaseRound(LeaseView view, Map<String, ObservedPointer> pointers) {}
-
-    private LeaseRound leaseRound() {
-        LeaseView view = leases.tick();
-        List<String> held = new ArrayList<>();
-        view.statuses().forEach((queue, status) -> {
-            if (status.mine()) {
-                held.add(queue);
-            }
-        });
-        Map<String, ObservedPointer> read = Map.of();
-        try {
-            read = held.isEmpty() ? Map.of() : pointers.readAll(held);
-        } catch (QueenException | UnreadableDocumentException e) {
-            LOG.debug("could not read the commit pointers for lagSeconds; it keeps its last value: {}", e.getMessage());
-        }
-        return new LeaseRound(view, read);
-    }
 
     private void onLeases(LeaseRound round, Throwable error) {
         if (error != null) {
@@ -310,7 +288,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         if (added) {
             // Ask for the new queues' leases now, not a lease interval (a third of the TTL) later; a
             // won lease then runs its discovery at once (onLeases).
-            leaseRounds.once(this::leaseRound, this::onLeases);
+            leaseRounds.once(() -> LeaseRound.take(leases, pointers), this::onLeases);
         }
     }
 
