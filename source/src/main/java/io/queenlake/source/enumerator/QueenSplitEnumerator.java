@@ -55,13 +55,6 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
 
     private static final Logger LOG = LoggerFactory.getLogger(QueenSplitEnumerator.class);
 
-    /** Every 30th complete pass asks every partition again (the reference's reconciliation sweep). */
-    static final int FULL_SWEEP_EVERY = 30;
-    /** Incremental passes ask for partitions written since the last complete pass's safeTime minus this. */
-    static final long SINCE_SLACK_MICROS = 2_000_000L;
-    /** With {@code QUEEN_S3_QUEUES=*}, the tenant's queues are listed every this many discovery runs. */
-    static final int RELIST_EVERY = 10;
-
     private final QueenSourceConfig config;
     private final SplitEnumeratorContext<QueueSplit> context;
     private final LeaseKeeper leases;
@@ -73,18 +66,14 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     private final PassListings listings = new PassListings();
     private final Assignments assignments = new Assignments();
     private final EnumeratorMetrics metrics;
+    private final PassPlanner passes;
 
     private final WantedQueues wanted;
     private final RefusedQueues refused = new RefusedQueues();
     private final StartChecks startChecks;
-    private final Set<String> swept = new HashSet<>();
     private final Set<String> reported = new HashSet<>();
     /** The broker's outage as discovery meets it: created at the first failed pass. */
     private BrokerOutage brokerOutage;
-    private long passes;
-    private long passesThisRun;
-    private long lastSafeTime;
-    private int runsSinceListing;
     private volatile DiscoveryInput nextInput;
 
     public QueenSplitEnumerator(
@@ -115,14 +104,13 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         this.metrics = new EnumeratorMetrics(context.metricGroup());
         this.wanted = new WantedQueues(config.queues(), config.allQueues(), config.keyBudget());
         this.startChecks = new StartChecks(plans, context, refused, book, wanted, this::updateMetrics);
+        this.passes = new PassPlanner(config.allQueues(), state.passes(), state.lastSafeTimeMicros());
         restore(state);
         this.nextInput = plan();
         updateMetrics();
     }
 
     private void restore(QueenEnumState state) {
-        passes = state.passes();
-        lastSafeTime = state.lastSafeTimeMicros();
         boolean rescaled = state.parallelism() != 0 && state.parallelism() != context.currentParallelism();
         book.restore(state.queues(), rescaled);
         for (QueueSplit split : state.pendingSplits()) {
@@ -157,8 +145,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         }
         LeaseView view = round.view();
         round.pointers().forEach((queue, pointer) -> metrics.lag(queue,
-                lastSafeTime == Long.MIN_VALUE ? OptionalLong.empty()
-                        : CompleteThrough.lagMillis(lastSafeTime, pointer.pointer(), leases.progress(queue))));
+                passes.lastSafeTimeMicros() == Long.MIN_VALUE ? OptionalLong.empty()
+                        : CompleteThrough.lagMillis(passes.lastSafeTimeMicros(), pointer.pointer(), leases.progress(queue))));
         boolean won = wanted.onLeases(view);
         startChecks.recheckDue();
         nextInput = plan();
@@ -187,15 +175,15 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
             throw AsyncFailures.failure(cause);
         }
         outcome.listing().ifPresent(this::onListing);
-        runsSinceListing = outcome.listing().isPresent() ? 0 : runsSinceListing + 1;
+        passes.ran(outcome.listing().isPresent());
         if (outcome.failure().isPresent()) {
             passFailed(outcome.failure().get());
             nextInput = plan();
             return;
         }
-        if (outcome.safeTimeMicros() < lastSafeTime) {
+        if (outcome.safeTimeMicros() < passes.lastSafeTimeMicros()) {
             LOG.debug("dropping a discovery pass with safeTime {} below the last complete pass's {}",
-                    outcome.safeTimeMicros(), lastSafeTime);
+                    outcome.safeTimeMicros(), passes.lastSafeTimeMicros());
             nextInput = plan();
             return;
         }
@@ -203,13 +191,12 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
             brokerOutage.answered();
         }
         Set<String> covered = merge(outcome);
+        passes.swept(outcome.input(), covered);
         // A refused queue holds back no pass: the other queues go on.
         covered.addAll(refused.names());
         deliverAll();
         if (wanted.allCovered(covered)) {
-            passes++;
-            passesThisRun++;
-            lastSafeTime = outcome.safeTimeMicros();
+            passes.completed(outcome.safeTimeMicros());
             sendPassCompleted(outcome.safeTimeMicros());
             metrics.passCompleted(outcome.safeTimeMicros());
         }
@@ -266,9 +253,6 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
                 assignments.add(new QueueSplit(queue, merged.firstSplits(), firstPass.get().cut()), ownerOfNew(queue));
             }
             covered.add(queue);
-            if (full.contains(queue)) {
-                swept.add(queue);
-            }
         }
         return covered;
     }
@@ -292,32 +276,9 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         }
     }
 
-    /** The next run: full for queues not swept in this run (and every 30th pass), incremental for the rest. */
+    /** The next run's queries, from the passes so far and the queues held now. */
     private DiscoveryInput plan() {
-        boolean relist = config.allQueues() && (!wanted.known() || runsSinceListing >= RELIST_EVERY - 1);
-        boolean fullSweep = passesThisRun == 0 || lastSafeTime == Long.MIN_VALUE || passes % FULL_SWEEP_EVERY == 0;
-        List<String> full = new ArrayList<>();
-        List<String> incremental = new ArrayList<>();
-        List<String> undecided = new ArrayList<>();
-        long now = System.currentTimeMillis();
-        for (String queue : wanted.names()) {
-            if (!mine(queue)) {
-                continue;
-            }
-            if (!book.decided(queue) && refused.contains(queue) && !refused.due(queue, now)) {
-                continue; // refused: its plan (the pointer against the lake) is read again when due
-            }
-            if (fullSweep || !swept.contains(queue)) {
-                full.add(queue);
-                if (!book.decided(queue)) {
-                    undecided.add(queue);
-                }
-            } else {
-                incremental.add(queue);
-            }
-        }
-        OptionalLong since = incremental.isEmpty() ? OptionalLong.empty() : OptionalLong.of(lastSafeTime - SINCE_SLACK_MICROS);
-        return new DiscoveryInput(full, incremental, since, undecided, relist);
+        return passes.next(wanted, book, refused);
     }
 
     private boolean mine(String queue) {
@@ -421,8 +382,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
 
     @Override
     public QueenEnumState snapshotState(long checkpointId) {
-        return new QueenEnumState(passes, lastSafeTime, context.currentParallelism(), book.snapshot(),
-                assignments.pendingSplits());
+        return new QueenEnumState(passes.completePasses(), passes.lastSafeTimeMicros(), context.currentParallelism(),
+                book.snapshot(), assignments.pendingSplits());
     }
 
     @Override
@@ -445,11 +406,11 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
 
     /** The safeTime of the last complete pass, {@link Long#MIN_VALUE} before any. */
     long lastSafeTimeMicros() {
-        return lastSafeTime;
+        return passes.lastSafeTimeMicros();
     }
 
     long completePasses() {
-        return passes;
+        return passes.completePasses();
     }
 
     /** The queries of the next discovery run (tests check that passes after the first are incremental). */
