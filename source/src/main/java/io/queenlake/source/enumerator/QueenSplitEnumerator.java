@@ -1,9 +1,7 @@
 package io.queenlake.source.enumerator;
 
 import io.queenlake.broker.client.BrokerOutage;
-import io.queenlake.broker.client.EntryError;
 import io.queenlake.broker.client.HttpQueenClient;
-import io.queenlake.broker.client.PartitionInfo;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.kv.CommitPointers;
@@ -14,15 +12,12 @@ import io.queenlake.broker.kv.LeaseView;
 import io.queenlake.broker.kv.SinkKeys;
 import io.queenlake.format.manifest.LeaseDoc;
 import io.queenlake.source.QueenSourceConfig;
-import io.queenlake.source.enumerator.start.StartDecision;
-import io.queenlake.source.enumerator.start.StartPlan;
 import io.queenlake.source.enumerator.start.StartPlanLoader;
 import io.queenlake.source.event.ListingRequest;
 import io.queenlake.source.event.QueueProgress;
 import io.queenlake.source.split.QueueSplit;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,11 +62,11 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     private final Assignments assignments = new Assignments();
     private final EnumeratorMetrics metrics;
     private final PassPlanner passes;
+    private final DiscoveryMerge discoveryMerge;
 
     private final WantedQueues wanted;
     private final RefusedQueues refused = new RefusedQueues();
     private final StartChecks startChecks;
-    private final Set<String> reported = new HashSet<>();
     /** The broker's outage as discovery meets it: created at the first failed pass. */
     private BrokerOutage brokerOutage;
     private volatile DiscoveryInput nextInput;
@@ -105,6 +100,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         this.wanted = new WantedQueues(config.queues(), config.allQueues(), config.keyBudget());
         this.startChecks = new StartChecks(plans, context, refused, book, wanted, this::updateMetrics);
         this.passes = new PassPlanner(config.allQueues(), state.passes(), state.lastSafeTimeMicros());
+        this.discoveryMerge = new DiscoveryMerge(config.start(), wanted, book, refused, assignments, metrics,
+                context::currentParallelism);
         restore(state);
         this.nextInput = plan();
         updateMetrics();
@@ -114,7 +111,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         boolean rescaled = state.parallelism() != 0 && state.parallelism() != context.currentParallelism();
         book.restore(state.queues(), rescaled);
         for (QueueSplit split : state.pendingSplits()) {
-            assignments.add(split, ownerOfNew(split.queue()));
+            assignments.addNew(split, context.currentParallelism(), book.queuesByOwner());
         }
         if (rescaled) {
             LOG.info("restored with {} readers instead of {}: the passes of queues assigned before go to every reader",
@@ -190,7 +187,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         if (brokerOutage != null) {
             brokerOutage.answered();
         }
-        Set<String> covered = merge(outcome);
+        Set<String> covered = discoveryMerge.merge(outcome);
         passes.swept(outcome.input(), covered);
         // A refused queue holds back no pass: the other queues go on.
         covered.addAll(refused.names());
@@ -202,59 +199,6 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         }
         nextInput = plan();
         updateMetrics();
-    }
-
-    /** Merges every held queue the pass answered for; returns the queues it covered. */
-    private Set<String> merge(DiscoveryOutcome outcome) {
-        DiscoveryInput input = outcome.input();
-        Set<String> full = new HashSet<>(input.fullQueues());
-        List<String> asked = new ArrayList<>(input.fullQueues());
-        asked.addAll(input.incrementalQueues());
-        Set<String> covered = new HashSet<>();
-        for (String queue : asked) {
-            if (!mine(queue)) {
-                continue;
-            }
-            EntryError entryError = outcome.errors().get(queue);
-            if (entryError != null && entryError != EntryError.UNKNOWN_TOPIC_OR_PARTITION) {
-                LOG.warn("queue '{}': discovery answered {}; the pass is asked again", queue, entryError);
-                continue;
-            }
-            if (entryError != null && reported.add(queue)) {
-                LOG.info("queue '{}' does not exist on the broker yet; its partitions are read when they appear", queue);
-            } else if (entryError == null) {
-                reported.remove(queue);
-            }
-            Optional<StartPlan> firstPass = Optional.empty();
-            if (!book.decided(queue)) {
-                StartPlan plan = outcome.plans().get(queue);
-                if (plan == null || !full.contains(queue)) {
-                    continue; // asked before its lease came: the next run asks it in full
-                }
-                if (plan.refusal().isPresent()) {
-                    refused.refuse(queue, plan.refusal().get(), System.currentTimeMillis());
-                    continue;
-                }
-                refused.clear(queue);
-                StartDecision decision = plan.decide(config.start(), outcome.safeTimeMicros());
-                book.decide(queue, decision);
-                LOG.info("queue '{}' starts from {}", queue, decision);
-                firstPass = Optional.of(plan);
-            }
-            List<PartitionInfo> rows = outcome.partitions().getOrDefault(queue, List.of());
-            PartitionBook.Merge merged = book.merge(queue, rows, firstPass);
-            for (PartitionBook.Replacement r : merged.replacements()) {
-                LOG.info("queue '{}' partition '{}': incarnation {} (last offset {}) was replaced by {}",
-                        queue, r.partition(), r.oldId(), r.oldLastOffset(), r.newId());
-                metrics.incarnationReplaced(queue);
-            }
-            if (firstPass.isPresent()) {
-                // One split per queue, made once from its first complete pass; later partitions ride on the passes.
-                assignments.add(new QueueSplit(queue, merged.firstSplits(), firstPass.get().cut()), ownerOfNew(queue));
-            }
-            covered.add(queue);
-        }
-        return covered;
     }
 
     private void passFailed(QueenException failure) {
@@ -316,23 +260,6 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
             queues.keySet().removeAll(parked);
             context.sendEventToSourceReader(reader, listings.update(reader, safeTime, queues));
         });
-    }
-
-    /**
-     * The reader a new queue split goes to: the one holding the fewest queues this enumerator
-     * gave out (ties by a hash of the name), so two queues on two readers never share one.
-     */
-    private int ownerOfNew(String queue) {
-        int readers = context.currentParallelism();
-        Map<Integer, Integer> load = book.queuesByOwner();
-        assignments.pendingByOwner().forEach((reader, n) -> load.merge(reader, n, Integer::sum));
-        int best = SplitOwners.ownerOf(queue, "", readers);
-        for (int reader = 0; reader < readers; reader++) {
-            if (load.getOrDefault(reader, 0) < load.getOrDefault(best, 0)) {
-                best = reader;
-            }
-        }
-        return best;
     }
 
     /** A reader's checkpoint completed: the next lease refresh of each queue carries how far it closed it. */
