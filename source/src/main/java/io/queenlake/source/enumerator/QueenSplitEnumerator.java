@@ -17,7 +17,6 @@ import io.queenlake.source.event.ListingRequest;
 import io.queenlake.source.event.QueueProgress;
 import io.queenlake.source.split.QueueSplit;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,7 +25,6 @@ import java.util.Set;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.api.connector.source.SplitsAssignment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +43,11 @@ import org.slf4j.LoggerFactory;
  * wanted queue waits for its lease verdict; only then do readers hear its safeTime, after the
  * pass's new splits were assigned (a split must be known to its reader before a safeTime that
  * covers its records).
+ *
+ * <p>This class keeps that order of events; the work of each step lives beside it: what a run asks
+ * ({@link PassPlanner}), what its answer changes ({@link DiscoveryMerge}), the lake checks of
+ * restored and refused queues ({@link StartChecks}), and what the readers are handed
+ * ({@link ReaderDelivery}).
  */
 public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, QueenEnumState> {
 
@@ -58,11 +61,11 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     private final DiscoveryRun discovery;
     private final StartPlanLoader plans;
     private final PartitionBook book = new PartitionBook();
-    private final PassListings listings = new PassListings();
     private final Assignments assignments = new Assignments();
     private final EnumeratorMetrics metrics;
     private final PassPlanner passes;
     private final DiscoveryMerge discoveryMerge;
+    private final ReaderDelivery delivery;
 
     private final WantedQueues wanted;
     private final RefusedQueues refused = new RefusedQueues();
@@ -102,6 +105,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         this.passes = new PassPlanner(config.allQueues(), state.passes(), state.lastSafeTimeMicros());
         this.discoveryMerge = new DiscoveryMerge(config.start(), wanted, book, refused, assignments, metrics,
                 context::currentParallelism);
+        this.delivery = new ReaderDelivery(context, book, assignments, refused);
         restore(state);
         this.nextInput = plan();
         updateMetrics();
@@ -191,10 +195,10 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         passes.swept(outcome.input(), covered);
         // A refused queue holds back no pass: the other queues go on.
         covered.addAll(refused.names());
-        deliverAll();
+        delivery.deliverAll();
         if (wanted.allCovered(covered)) {
             passes.completed(outcome.safeTimeMicros());
-            sendPassCompleted(outcome.safeTimeMicros());
+            delivery.sendPass(outcome.safeTimeMicros());
             metrics.passCompleted(outcome.safeTimeMicros());
         }
         nextInput = plan();
@@ -229,39 +233,6 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         return wanted.mine(queue);
     }
 
-    // ---------------------------------------------------------------- assignment
-
-    private void deliverAll() {
-        for (int reader : new ArrayList<>(context.registeredReaders().keySet())) {
-            deliver(reader);
-        }
-    }
-
-    /** Gives {@code reader} every queue split waiting for it. */
-    private void deliver(int reader) {
-        List<QueueSplit> splits = assignments.take(reader);
-        if (splits.isEmpty()) {
-            return;
-        }
-        context.assignSplits(new SplitsAssignment<>(Map.of(reader, splits)));
-        for (QueueSplit split : splits) {
-            book.queue(split.queue()).ifPresent(queue -> {
-                queue.assigned = true;
-                queue.ownerUnknown = false;
-                queue.owner = reader;
-            });
-        }
-    }
-
-    private void sendPassCompleted(long safeTime) {
-        Set<String> parked = refused.names();
-        book.passByReader(context.registeredReaders().keySet()).forEach((reader, queues) -> {
-            // No pass lists a refused queue: its restored split reads nothing and keeps its cut.
-            queues.keySet().removeAll(parked);
-            context.sendEventToSourceReader(reader, listings.update(reader, safeTime, queues));
-        });
-    }
-
     /** A reader's checkpoint completed: the next lease refresh of each queue carries how far it closed it. */
     @Override
     public void handleSourceEvent(int subtaskId, SourceEvent event) {
@@ -274,7 +245,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         } else if (event instanceof ListingRequest request) {
             LOG.warn("reader {} missed a pass update after update {}; it gets the whole listing with the next pass",
                     subtaskId, request.lastApplied());
-            listings.forget(subtaskId);
+            delivery.forgetListing(subtaskId);
         } else {
             LOG.warn("QueenSource enumerator ignores an unknown source event {} from reader {}", event, subtaskId);
         }
@@ -287,21 +258,15 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
 
     @Override
     public void addSplitsBack(List<QueueSplit> splits, int subtaskId) {
-        for (QueueSplit split : splits) {
-            assignments.add(split, subtaskId);
-            book.queue(split.queue()).ifPresent(queue -> queue.assigned = false);
-        }
-        if (context.registeredReaders().containsKey(subtaskId)) {
-            deliver(subtaskId);
-        }
+        delivery.takeBack(splits, subtaskId);
         updateMetrics();
     }
 
     @Override
     public void addReader(int subtaskId) {
         // A reader registers once per attempt: a restarted one knows no listing.
-        listings.forget(subtaskId);
-        deliver(subtaskId);
+        delivery.forgetListing(subtaskId);
+        delivery.deliver(subtaskId);
         updateMetrics();
     }
 
