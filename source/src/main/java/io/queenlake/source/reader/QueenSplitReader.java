@@ -11,16 +11,13 @@ import io.queenlake.broker.client.OffsetQuery;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.client.RetryPolicy;
-import io.queenlake.format.model.LostRange;
 import io.queenlake.source.TokenRefusal;
 import io.queenlake.source.event.PassCompleted.PassPartition;
 import io.queenlake.source.metrics.QueenSourceMetrics;
-import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.QueueSplit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,28 +81,13 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
         this.maxWindowMs = maxWindowMs;
     }
 
-    /** One queue split on the fetcher thread. */
-    private static final class QueueCursors {
-        final String queue;
-        final String splitId;
-        final Map<String, SplitCursor> cursors = new LinkedHashMap<>();
-        /** Items made outside a fetch round (joins and retirements), emitted first in the next. */
-        final List<ReadItem> pending = new ArrayList<>();
-
-        QueueCursors(String queue) {
-            this.queue = queue;
-            this.splitId = QueueSplit.splitId(queue);
-        }
-    }
-
     @Override
     public RecordsWithSplitIds<ReadItem> fetch() {
         long seenVersion = exchange.version();
         absorbPass();
         ReadBatch batch = new ReadBatch();
         for (QueueCursors q : queues.values()) {
-            batch.add(q.splitId, q.pending);
-            q.pending.clear();
+            q.drainPending(batch);
         }
         try {
             seekWaiting(batch);
@@ -142,17 +124,14 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
         }
         absorbPass();
         for (QueueSplit split : change.splits()) {
-            QueueCursors q = new QueueCursors(split.queue());
-            for (PartitionSplit partition : split.partitions()) {
-                q.cursors.put(partition.splitId(), new SplitCursor(partition, maxWindowMs));
-            }
-            QueueCursors previous = queues.put(q.splitId, q);
+            QueueCursors q = new QueueCursors(split, maxWindowMs);
+            QueueCursors previous = queues.put(q.splitId(), q);
             if (previous != null) {
-                LOG.info("queue '{}' was given to this reader again; it is read from its split's positions", q.queue);
+                LOG.info("queue '{}' was given to this reader again; it is read from its split's positions", q.queue());
             }
             PassExchange.Pass pass = exchange.latestPass();
-            if (pass != null && pass.queues().containsKey(q.queue)) {
-                reconcile(q, pass.queues().get(q.queue));
+            if (pass != null && pass.queues().containsKey(q.queue())) {
+                q.reconcile(pass.queues().get(q.queue()));
             }
         }
     }
@@ -180,68 +159,18 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
         }
         seenPass = pass.sequence();
         for (QueueCursors q : queues.values()) {
-            List<PassPartition> rows = pass.queues().get(q.queue);
+            List<PassPartition> rows = pass.queues().get(q.queue());
             if (rows != null) {
-                reconcile(q, rows);
+                q.reconcile(rows);
             }
         }
-    }
-
-    /**
-     * One queue's partitions as the pass lists them: known incarnations learn their last offset,
-     * replaced ones retire, new ones join; an incarnation the pass does not list is not read until
-     * one does (fetch goes by partition name, so a replaced incarnation would read its successor).
-     */
-    private void reconcile(QueueCursors q, List<PassPartition> rows) {
-        Map<String, PassPartition> byName = new HashMap<>(rows.size() * 2);
-        for (PassPartition row : rows) {
-            byName.put(row.partition(), row);
-        }
-        Map<String, Boolean> current = new HashMap<>();
-        for (SplitCursor cursor : List.copyOf(q.cursors.values())) {
-            PartitionSplit split = cursor.split();
-            PassPartition row = byName.get(split.partition());
-            if (row == null) {
-                cursor.onPass(null);
-            } else if (row.partitionId().equals(split.partitionId())) {
-                cursor.onPass(row.lastOffset());
-                current.put(split.partition(), true);
-            } else {
-                long lastKnown = row.replacedId().equals(split.partitionId()) ? row.replacedLastOffset() : SplitCursor.UNKNOWN;
-                retire(q, cursor, cursor.retire(lastKnown));
-            }
-        }
-        for (PassPartition row : rows) {
-            if (current.containsKey(row.partition())) {
-                continue;
-            }
-            PartitionSplit joined = PartitionSplit.atOffset(
-                    q.queue, row.partition(), row.partitionId(), row.startOffset(), row.skipBelowMicros());
-            if (q.cursors.containsKey(joined.splitId())) {
-                continue;
-            }
-            SplitCursor cursor = new SplitCursor(joined, maxWindowMs);
-            cursor.onPass(row.lastOffset());
-            q.cursors.put(joined.splitId(), cursor);
-            q.pending.add(new ReadItem.Added(joined));
-            LOG.info("queue '{}' partition '{}' incarnation {} joins this reader at offset {}",
-                    q.queue, row.partition(), row.partitionId(), row.startOffset());
-        }
-    }
-
-    private void retire(QueueCursors q, SplitCursor old, List<LostRange> lost) {
-        q.cursors.remove(old.splitId());
-        q.pending.add(new ReadItem.Retired(old.split(), lost));
-        LOG.info("queue '{}' partition '{}': incarnation {} is no longer read; it stops at offset {}{}",
-                q.queue, old.split().partition(), old.split().partitionId(), old.nextOffset(),
-                lost.isEmpty() ? "" : ", unread offsets " + lost + " ride on the partition's next record");
     }
 
     private void seekWaiting(ReadBatch batch) {
         List<SplitCursor> waiting = new ArrayList<>();
         List<QueueCursors> owners = new ArrayList<>();
         for (QueueCursors q : queues.values()) {
-            for (SplitCursor cursor : q.cursors.values()) {
+            for (SplitCursor cursor : q.cursors()) {
                 if (cursor.readyToSeek()) {
                     waiting.add(cursor);
                     owners.add(q);
@@ -260,8 +189,8 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
                 List<ReadItem> items = new ArrayList<>(1);
                 SplitCursor.Outcome outcome = cursor.positioned(answers.get(i - from), items);
                 QueueCursors q = owners.get(i);
-                batch.add(q.splitId, items);
-                retireIfGone(q, cursor, batch);
+                batch.add(q.splitId(), items);
+                q.retireIfGone(cursor, batch);
                 LOG.debug("partition {} seeks {} us: {} at offset {}", cursor.splitId(), cursor.split().skipBelowMicros(),
                         outcome, cursor.nextOffset());
             }
@@ -277,17 +206,17 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
         Map<String, Fetch> alone = new LinkedHashMap<>();
         int paused = 0;
         for (QueueCursors q : queues.values()) {
-            boolean failing = failingQueues.isFailing(q.queue);
-            boolean waiting = failing && !failingQueues.due(q.queue, now);
-            long frontier = exchange.frontierMicros(q.queue);
-            for (SplitCursor cursor : q.cursors.values()) {
+            boolean failing = failingQueues.isFailing(q.queue());
+            boolean waiting = failing && !failingQueues.due(q.queue(), now);
+            long frontier = exchange.frontierMicros(q.queue());
+            for (SplitCursor cursor : q.cursors()) {
                 if (!cursor.behind()) {
                     continue;
                 }
                 if (waiting || cursor.waitsForFrontier(frontier, windowMicros, overBudget)) {
                     paused++;
                 } else {
-                    (failing ? alone.computeIfAbsent(q.queue, name -> new Fetch()) : shared).add(cursor, q);
+                    (failing ? alone.computeIfAbsent(q.queue(), name -> new Fetch()) : shared).add(cursor, q);
                 }
             }
         }
@@ -363,7 +292,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
      * answer, null when it was answered. Any other failure is thrown.
      */
     private QueenException fetchAlone(Fetch fetch, int capBytes, ReadBatch batch) {
-        String queue = fetch.owners.get(0).queue;
+        String queue = fetch.owners.get(0).queue();
         try {
             absorb(fetch, batcher.fetchAll(fetch.entries(capBytes)), batch);
             return null;
@@ -403,7 +332,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
         Map<String, Fetch> byQueue() {
             Map<String, Fetch> byQueue = new LinkedHashMap<>();
             for (int i = 0; i < cursors.size(); i++) {
-                byQueue.computeIfAbsent(owners.get(i).queue, q -> new Fetch()).add(cursors.get(i), owners.get(i));
+                byQueue.computeIfAbsent(owners.get(i).queue(), q -> new Fetch()).add(cursors.get(i), owners.get(i));
             }
             return byQueue;
         }
@@ -434,20 +363,13 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
                             records++;
                         }
                     }
-                    metrics.fetched(q.queue, records, bytes);
+                    metrics.fetched(q.queue(), records, bytes);
                 }
-                batch.add(q.splitId, items);
-                retireIfGone(q, cursor, batch);
+                batch.add(q.splitId(), items);
+                q.retireIfGone(cursor, batch);
             }
             metrics.fetchCall(anyRecords ? QueenSourceMetrics.RESULT_RECORDS
                     : anyError ? QueenSourceMetrics.RESULT_ENTRY_ERROR : QueenSourceMetrics.RESULT_EMPTY);
-        }
-    }
-
-    /** A partition whose queue is gone leaves the split; the queue's split stays, for a re-created queue. */
-    private void retireIfGone(QueueCursors q, SplitCursor cursor, ReadBatch batch) {
-        if (cursor.gone() && q.cursors.remove(cursor.splitId()) != null) {
-            batch.add(q.splitId, List.of(new ReadItem.Retired(cursor.split(), List.of())));
         }
     }
 
@@ -467,7 +389,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
     /** Test hook: the cursor of a partition incarnation this reader reads, or null. */
     SplitCursor cursor(String partitionSplitId) {
         for (QueueCursors q : queues.values()) {
-            SplitCursor cursor = q.cursors.get(partitionSplitId);
+            SplitCursor cursor = q.cursor(partitionSplitId);
             if (cursor != null) {
                 return cursor;
             }
