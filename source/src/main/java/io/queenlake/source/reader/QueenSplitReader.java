@@ -2,9 +2,6 @@ package io.queenlake.source.reader;
 
 import io.queenlake.broker.client.BrokerOutage;
 import io.queenlake.broker.client.FetchBatcher;
-import io.queenlake.broker.client.FetchRequest;
-import io.queenlake.broker.client.OffsetAnswer;
-import io.queenlake.broker.client.OffsetQuery;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.client.RetryPolicy;
@@ -13,7 +10,6 @@ import io.queenlake.source.event.PassCompleted.PassPartition;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.QueueSplit;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,7 +46,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
     /** The longest wait for news when nothing is behind; a pass or a wake-up ends it earlier. */
     static final long IDLE_WAIT_MS = 1_000;
 
-    private final QueenClient client;
+    private final TimeSeeks seeks;
     private final FetchCalls calls;
     private final PassExchange exchange;
     private final long maxWindowMs;
@@ -66,7 +62,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
 
     QueenSplitReader(QueenClient client, int fetchConcurrency, PassExchange exchange, QueenSourceMetrics metrics,
             long maxWindowMs) {
-        this.client = client;
+        this.seeks = new TimeSeeks(client);
         this.calls = new FetchCalls(new FetchBatcher(client, fetchConcurrency), exchange, metrics, maxWindowMs,
                 new FailingQueues(backoff));
         this.outage = new BrokerOutage("the source's reader", client.broker());
@@ -83,7 +79,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
             q.drainPending(batch);
         }
         try {
-            seekWaiting(batch);
+            seeks.seekWaiting(queues.values(), batch);
             calls.fetchBehind(queues.values(), batch);
             failuresInARow = 0;
             outage.answered();
@@ -155,37 +151,6 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
             List<PassPartition> rows = pass.queues().get(q.queue());
             if (rows != null) {
                 q.reconcile(rows);
-            }
-        }
-    }
-
-    private void seekWaiting(ReadBatch batch) {
-        List<SplitCursor> waiting = new ArrayList<>();
-        List<QueueCursors> owners = new ArrayList<>();
-        for (QueueCursors q : queues.values()) {
-            for (SplitCursor cursor : q.cursors()) {
-                if (cursor.readyToSeek()) {
-                    waiting.add(cursor);
-                    owners.add(q);
-                }
-            }
-        }
-        for (int from = 0; from < waiting.size(); from += FetchRequest.MAX_ENTRIES) {
-            int to = Math.min(waiting.size(), from + FetchRequest.MAX_ENTRIES);
-            List<OffsetQuery> queries = new ArrayList<>(to - from);
-            for (int i = from; i < to; i++) {
-                queries.add(waiting.get(i).seekQuery());
-            }
-            List<OffsetAnswer> answers = client.fetchOffsets(queries);
-            for (int i = from; i < to; i++) {
-                SplitCursor cursor = waiting.get(i);
-                List<ReadItem> items = new ArrayList<>(1);
-                SplitCursor.Outcome outcome = cursor.positioned(answers.get(i - from), items);
-                QueueCursors q = owners.get(i);
-                batch.add(q.splitId(), items);
-                q.retireIfGone(cursor, batch);
-                LOG.debug("partition {} seeks {} us: {} at offset {}", cursor.splitId(), cursor.split().skipBelowMicros(),
-                        outcome, cursor.nextOffset());
             }
         }
     }
