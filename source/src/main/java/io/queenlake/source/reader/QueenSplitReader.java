@@ -5,7 +5,6 @@ import io.queenlake.broker.client.FetchBatcher;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.client.RetryPolicy;
-import io.queenlake.source.TokenRefusal;
 import io.queenlake.source.event.PassCompleted.PassPartition;
 import io.queenlake.source.metrics.QueenSourceMetrics;
 import io.queenlake.source.split.QueueSplit;
@@ -38,6 +37,11 @@ import org.slf4j.LoggerFactory;
  * <p>A queue whose partitions make the broker fail a whole call (a 5xx, an answer that does not
  * decode) is found by asking each queue of that call on its own, and from then on waits in calls
  * of its own ({@link FailingQueues}), so it holds back only itself, as a per-entry error does.
+ *
+ * <p>This class keeps the order of a round; the work of each step lives beside it: each queue
+ * split's cursors and what the passes do to them ({@link QueueCursors}), seeks by time
+ * ({@link TimeSeeks}), the fetch calls ({@link FetchCalls}), and the wait after a round the broker
+ * failed as a whole ({@link RoundBackoff}).
  */
 final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
 
@@ -48,13 +52,9 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
 
     private final TimeSeeks seeks;
     private final FetchCalls calls;
+    private final RoundBackoff backoff;
     private final PassExchange exchange;
     private final long maxWindowMs;
-    /** Retriable failures are retried for as long as they last, 100 ms doubling to 5 s, or as Retry-After says. */
-    private final RetryPolicy backoff = new RetryPolicy(Integer.MAX_VALUE, Duration.ofMillis(100), Duration.ofSeconds(5));
-    private int failuresInARow;
-    /** One WARN per outage of the broker, one line when it answers again, whatever the retries. */
-    private final BrokerOutage outage;
 
     /** Per queue split id, its partitions' cursors by partition split id. */
     private final Map<String, QueueCursors> queues = new LinkedHashMap<>();
@@ -62,10 +62,13 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
 
     QueenSplitReader(QueenClient client, int fetchConcurrency, PassExchange exchange, QueenSourceMetrics metrics,
             long maxWindowMs) {
+        // Retriable failures are retried for as long as they last, 100 ms doubling to 5 s, or as Retry-After
+        // says: by the whole reader, and by each failing queue on its own.
+        RetryPolicy retries = new RetryPolicy(Integer.MAX_VALUE, Duration.ofMillis(100), Duration.ofSeconds(5));
         this.seeks = new TimeSeeks(client);
         this.calls = new FetchCalls(new FetchBatcher(client, fetchConcurrency), exchange, metrics, maxWindowMs,
-                new FailingQueues(backoff));
-        this.outage = new BrokerOutage("the source's reader", client.broker());
+                new FailingQueues(retries));
+        this.backoff = new RoundBackoff(retries, new BrokerOutage("the source's reader", client.broker()));
         this.exchange = exchange;
         this.maxWindowMs = maxWindowMs;
     }
@@ -81,22 +84,13 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
         try {
             seeks.seekWaiting(queues.values(), batch);
             calls.fetchBehind(queues.values(), batch);
-            failuresInARow = 0;
-            outage.answered();
+            backoff.answered();
         } catch (QueenException e) {
             if (e.kind() == QueenException.Kind.INTERRUPTED) {
                 Thread.currentThread().interrupt();
                 return batch.build();
             }
-            if (!e.retriable()) {
-                // 400, 404...: the client's sentence fails the task; 401 and 403 fail the job for good
-                throw TokenRefusal.terminal(e);
-            }
-            failuresInARow = Math.min(failuresInARow + 1, 1_000);
-            Duration delay = backoff.delayBefore(failuresInARow + 1, e).orElseThrow(() -> e);
-            outage.failed(e);
-            LOG.debug("reading from the broker failed, retrying in {} ms (failure {} in a row): {}",
-                    delay.toMillis(), failuresInARow, e.getMessage());
+            Duration delay = backoff.failed(e);
             sleep(() -> exchange.awaitWakeUp(exchange.wakeUps(), delay.toMillis()));
             return batch.build();
         }
@@ -127,7 +121,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
 
     @Override
     public void pauseOrResumeSplits(Collection<QueueSplit> toPause, Collection<QueueSplit> toResume) {
-        // No Flink watermark alignment: each queue is paced by its own frontier (fetchBehind), never by another's.
+        // No Flink watermark alignment: each queue is paced by its own frontier (FetchCalls), never by another's.
     }
 
     @Override
