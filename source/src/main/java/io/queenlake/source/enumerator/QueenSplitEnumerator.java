@@ -145,9 +145,10 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
             throw AsyncFailures.failure(error);
         }
         LeaseView view = round.view();
+        long lastSafeTime = passes.lastSafeTimeMicros();
         round.pointers().forEach((queue, pointer) -> metrics.lag(queue,
-                passes.lastSafeTimeMicros() == Long.MIN_VALUE ? OptionalLong.empty()
-                        : CompleteThrough.lagMillis(passes.lastSafeTimeMicros(), pointer.pointer(), leases.progress(queue))));
+                lastSafeTime == Long.MIN_VALUE ? OptionalLong.empty()
+                        : CompleteThrough.lagMillis(lastSafeTime, pointer.pointer(), leases.progress(queue))));
         boolean won = wanted.onLeases(view);
         startChecks.recheckDue();
         nextInput = plan();

@@ -39,8 +39,7 @@ final class RoundBackoff {
     /**
      * How long to wait before the next round after {@code e}, an answer the broker did not give.
      *
-     * @throws RuntimeException when no retry mends {@code e}: 400, 404... fail the task with the
-     *     client's sentence; 401 and 403 fail the job for good
+     * @throws RuntimeException when no retry mends {@code e}
      */
     Duration failed(QueenException e) {
         if (!e.retriable()) {
