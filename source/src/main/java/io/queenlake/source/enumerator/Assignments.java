@@ -20,6 +20,29 @@ final class Assignments {
         pending.computeIfAbsent(owner, o -> new LinkedHashMap<>()).put(split.splitId(), split);
     }
 
+    /**
+     * Adds a split no reader holds yet for the reader holding the fewest queues this enumerator
+     * gave out (ties by a hash of the name), so two queues on two readers never share one.
+     *
+     * @param readers the current parallelism
+     * @param queuesByOwner how many queue splits each reader was given ({@link PartitionBook#queuesByOwner})
+     */
+    void addNew(QueueSplit split, int readers, Map<Integer, Integer> queuesByOwner) {
+        add(split, ownerOfNew(split.queue(), readers, queuesByOwner));
+    }
+
+    /** The reader with the least load, the splits waiting for it counted with those it was given. */
+    private int ownerOfNew(String queue, int readers, Map<Integer, Integer> load) {
+        pendingByOwner().forEach((reader, n) -> load.merge(reader, n, Integer::sum));
+        int best = SplitOwners.ownerOf(queue, "", readers);
+        for (int reader = 0; reader < readers; reader++) {
+            if (load.getOrDefault(reader, 0) < load.getOrDefault(best, 0)) {
+                best = reader;
+            }
+        }
+        return best;
+    }
+
     /** Takes everything waiting for {@code reader}. */
     List<QueueSplit> take(int reader) {
         LinkedHashMap<String, QueueSplit> waiting = pending.remove(reader);
@@ -44,7 +67,7 @@ final class Assignments {
     }
 
     /** How many splits wait for each reader. */
-    Map<Integer, Integer> pendingByOwner() {
+    private Map<Integer, Integer> pendingByOwner() {
         Map<Integer, Integer> counts = new HashMap<>();
         pending.forEach((reader, waiting) -> counts.put(reader, waiting.size()));
         return counts;

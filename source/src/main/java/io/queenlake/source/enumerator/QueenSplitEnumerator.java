@@ -1,9 +1,7 @@
 package io.queenlake.source.enumerator;
 
 import io.queenlake.broker.client.BrokerOutage;
-import io.queenlake.broker.client.EntryError;
 import io.queenlake.broker.client.HttpQueenClient;
-import io.queenlake.broker.client.PartitionInfo;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.kv.CommitPointers;
@@ -11,20 +9,14 @@ import io.queenlake.broker.kv.CompleteThrough;
 import io.queenlake.broker.kv.LeaseKeeper;
 import io.queenlake.broker.kv.LeaseStatus;
 import io.queenlake.broker.kv.LeaseView;
-import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.broker.kv.SinkKeys;
-import io.queenlake.broker.kv.UnreadableDocumentException;
 import io.queenlake.format.manifest.LeaseDoc;
 import io.queenlake.source.QueenSourceConfig;
-import io.queenlake.source.enumerator.start.StartDecision;
-import io.queenlake.source.enumerator.start.StartPlan;
 import io.queenlake.source.enumerator.start.StartPlanLoader;
 import io.queenlake.source.event.ListingRequest;
 import io.queenlake.source.event.QueueProgress;
 import io.queenlake.source.split.QueueSplit;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +25,6 @@ import java.util.Set;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
-import org.apache.flink.api.connector.source.SplitsAssignment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,17 +43,15 @@ import org.slf4j.LoggerFactory;
  * wanted queue waits for its lease verdict; only then do readers hear its safeTime, after the
  * pass's new splits were assigned (a split must be known to its reader before a safeTime that
  * covers its records).
+ *
+ * <p>This class keeps that order of events; the work of each step lives beside it: what a run asks
+ * ({@link PassPlanner}), what its answer changes ({@link DiscoveryMerge}), the lake checks of
+ * restored and refused queues ({@link StartChecks}), and what the readers are handed
+ * ({@link ReaderDelivery}).
  */
 public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, QueenEnumState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueenSplitEnumerator.class);
-
-    /** Every 30th complete pass asks every partition again (the reference's reconciliation sweep). */
-    static final int FULL_SWEEP_EVERY = 30;
-    /** Incremental passes ask for partitions written since the last complete pass's safeTime minus this. */
-    static final long SINCE_SLACK_MICROS = 2_000_000L;
-    /** With {@code QUEEN_S3_QUEUES=*}, the tenant's queues are listed every this many discovery runs. */
-    static final int RELIST_EVERY = 10;
 
     private final QueenSourceConfig config;
     private final SplitEnumeratorContext<QueueSplit> context;
@@ -72,21 +61,17 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     private final DiscoveryRun discovery;
     private final StartPlanLoader plans;
     private final PartitionBook book = new PartitionBook();
-    private final PassListings listings = new PassListings();
     private final Assignments assignments = new Assignments();
     private final EnumeratorMetrics metrics;
+    private final PassPlanner passes;
+    private final DiscoveryMerge discoveryMerge;
+    private final ReaderDelivery delivery;
 
     private final WantedQueues wanted;
     private final RefusedQueues refused = new RefusedQueues();
-    private boolean checkingStarted;
-    private final Set<String> swept = new HashSet<>();
-    private final Set<String> reported = new HashSet<>();
+    private final StartChecks startChecks;
     /** The broker's outage as discovery meets it: created at the first failed pass. */
     private BrokerOutage brokerOutage;
-    private long passes;
-    private long passesThisRun;
-    private long lastSafeTime;
-    private int runsSinceListing;
     private volatile DiscoveryInput nextInput;
 
     public QueenSplitEnumerator(
@@ -116,18 +101,21 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         this.discovery = new DiscoveryRun(client, plans);
         this.metrics = new EnumeratorMetrics(context.metricGroup());
         this.wanted = new WantedQueues(config.queues(), config.allQueues(), config.keyBudget());
+        this.startChecks = new StartChecks(plans, context, refused, book, wanted, this::updateMetrics);
+        this.passes = new PassPlanner(config.allQueues(), state.passes(), state.lastSafeTimeMicros());
+        this.discoveryMerge = new DiscoveryMerge(config.start(), wanted, book, refused, assignments, metrics,
+                context::currentParallelism);
+        this.delivery = new ReaderDelivery(context, book, assignments, refused);
         restore(state);
         this.nextInput = plan();
         updateMetrics();
     }
 
     private void restore(QueenEnumState state) {
-        passes = state.passes();
-        lastSafeTime = state.lastSafeTimeMicros();
         boolean rescaled = state.parallelism() != 0 && state.parallelism() != context.currentParallelism();
         book.restore(state.queues(), rescaled);
         for (QueueSplit split : state.pendingSplits()) {
-            assignments.add(split, ownerOfNew(split.queue()));
+            assignments.addNew(split, context.currentParallelism(), book.queuesByOwner());
         }
         if (rescaled) {
             LOG.info("restored with {} readers instead of {}: the passes of queues assigned before go to every reader",
@@ -144,98 +132,25 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         List<String> restored = book.decidedQueues();
         if (!restored.isEmpty()) {
             // Restored splits are back with their readers already: no pass lists them until their lake is checked.
-            long now = System.currentTimeMillis();
-            restored.forEach(queue -> refused.awaitCheck(queue, now));
-            checkStarted(restored);
+            startChecks.restored(restored);
         }
-        leaseRounds.every(leases.refreshIntervalMs(), this::leaseRound, this::onLeases);
+        leaseRounds.every(leases.refreshIntervalMs(), () -> LeaseRound.take(leases, pointers), this::onLeases);
         context.callAsync(() -> discovery.run(nextInput), this::onDiscovery, 0, config.discoveryIntervalMs());
     }
 
-    // ---------------------------------------------------------------- refused queues
-
-    /**
-     * Checks the lake of queues that already have a split (restored with Flink state) against
-     * their pointers, on the start plan loader's pool: never on the worker thread the lease rounds
-     * use, whatever the bucket's latency.
-     */
-    private void checkStarted(List<String> queues) {
-        checkingStarted = true;
-        plans.refusals(queues).whenComplete((result, error) ->
-                context.runInCoordinatorThread(() -> onStartedChecked(queues, result, error)));
-    }
-
-    private void onStartedChecked(List<String> queues, Map<String, Optional<StartPlan.Refusal>> result,
-            Throwable error) {
-        checkingStarted = false;
-        long now = System.currentTimeMillis();
-        for (String queue : queues) {
-            if (error != null) {
-                refused.refuse(queue, new StartPlan.Refusal("queue '" + queue + "' waits: its commit pointer and"
-                        + " intent could not be read to check them against its manifests in the bucket ("
-                        + AsyncFailures.unwrap(error) + "); it is checked again shortly", false), now);
-                continue;
-            }
-            Optional<StartPlan.Refusal> refusal = result.getOrDefault(queue, Optional.empty());
-            if (refusal.isPresent()) {
-                refused.refuse(queue, refusal.get(), now);
-            } else {
-                refused.clear(queue);
-            }
-        }
-        updateMetrics();
-    }
-
-    /** Refused queues that have a split and are due to be checked again (undecided ones ride on discovery). */
-    private void recheckStarted() {
-        if (checkingStarted) {
-            return;
-        }
-        long now = System.currentTimeMillis();
-        List<String> due = new ArrayList<>();
-        for (String queue : refused.names()) {
-            if (book.decided(queue) && mine(queue) && refused.due(queue, now)) {
-                refused.checking(queue, now);
-                due.add(queue);
-            }
-        }
-        if (!due.isEmpty()) {
-            checkStarted(due);
-        }
-    }
-
     // ---------------------------------------------------------------- leases
-
-    /** One lease round and the pointers of the queues it holds (for the lag), off the coordinator thread. */
-    private record LeaseRound(LeaseView view, Map<String, ObservedPointer> pointers) {}
-
-    private LeaseRound leaseRound() {
-        LeaseView view = leases.tick();
-        List<String> held = new ArrayList<>();
-        view.statuses().forEach((queue, status) -> {
-            if (status.mine()) {
-                held.add(queue);
-            }
-        });
-        Map<String, ObservedPointer> read = Map.of();
-        try {
-            read = held.isEmpty() ? Map.of() : pointers.readAll(held);
-        } catch (QueenException | UnreadableDocumentException e) {
-            LOG.debug("could not read the commit pointers for lagSeconds; it keeps its last value: {}", e.getMessage());
-        }
-        return new LeaseRound(view, read);
-    }
 
     private void onLeases(LeaseRound round, Throwable error) {
         if (error != null) {
             throw AsyncFailures.failure(error);
         }
         LeaseView view = round.view();
+        long lastSafeTime = passes.lastSafeTimeMicros();
         round.pointers().forEach((queue, pointer) -> metrics.lag(queue,
                 lastSafeTime == Long.MIN_VALUE ? OptionalLong.empty()
                         : CompleteThrough.lagMillis(lastSafeTime, pointer.pointer(), leases.progress(queue))));
         boolean won = wanted.onLeases(view);
-        recheckStarted();
+        startChecks.recheckDue();
         nextInput = plan();
         updateMetrics();
         if (won) {
@@ -262,90 +177,33 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
             throw AsyncFailures.failure(cause);
         }
         outcome.listing().ifPresent(this::onListing);
-        runsSinceListing = outcome.listing().isPresent() ? 0 : runsSinceListing + 1;
+        passes.ran(outcome.listing().isPresent());
         if (outcome.failure().isPresent()) {
             passFailed(outcome.failure().get());
             nextInput = plan();
             return;
         }
-        if (outcome.safeTimeMicros() < lastSafeTime) {
+        if (outcome.safeTimeMicros() < passes.lastSafeTimeMicros()) {
             LOG.debug("dropping a discovery pass with safeTime {} below the last complete pass's {}",
-                    outcome.safeTimeMicros(), lastSafeTime);
+                    outcome.safeTimeMicros(), passes.lastSafeTimeMicros());
             nextInput = plan();
             return;
         }
         if (brokerOutage != null) {
             brokerOutage.answered();
         }
-        Set<String> covered = merge(outcome);
+        Set<String> covered = discoveryMerge.merge(outcome);
+        passes.swept(outcome.input(), covered);
         // A refused queue holds back no pass: the other queues go on.
         covered.addAll(refused.names());
-        deliverAll();
+        delivery.deliverAll();
         if (wanted.allCovered(covered)) {
-            passes++;
-            passesThisRun++;
-            lastSafeTime = outcome.safeTimeMicros();
-            sendPassCompleted(outcome.safeTimeMicros());
+            passes.completed(outcome.safeTimeMicros());
+            delivery.sendPass(outcome.safeTimeMicros());
             metrics.passCompleted(outcome.safeTimeMicros());
         }
         nextInput = plan();
         updateMetrics();
-    }
-
-    /** Merges every held queue the pass answered for; returns the queues it covered. */
-    private Set<String> merge(DiscoveryOutcome outcome) {
-        DiscoveryInput input = outcome.input();
-        Set<String> full = new HashSet<>(input.fullQueues());
-        List<String> asked = new ArrayList<>(input.fullQueues());
-        asked.addAll(input.incrementalQueues());
-        Set<String> covered = new HashSet<>();
-        for (String queue : asked) {
-            if (!mine(queue)) {
-                continue;
-            }
-            EntryError entryError = outcome.errors().get(queue);
-            if (entryError != null && entryError != EntryError.UNKNOWN_TOPIC_OR_PARTITION) {
-                LOG.warn("queue '{}': discovery answered {}; the pass is asked again", queue, entryError);
-                continue;
-            }
-            if (entryError != null && reported.add(queue)) {
-                LOG.info("queue '{}' does not exist on the broker yet; its partitions are read when they appear", queue);
-            } else if (entryError == null) {
-                reported.remove(queue);
-            }
-            Optional<StartPlan> firstPass = Optional.empty();
-            if (!book.decided(queue)) {
-                StartPlan plan = outcome.plans().get(queue);
-                if (plan == null || !full.contains(queue)) {
-                    continue; // asked before its lease came: the next run asks it in full
-                }
-                if (plan.refusal().isPresent()) {
-                    refused.refuse(queue, plan.refusal().get(), System.currentTimeMillis());
-                    continue;
-                }
-                refused.clear(queue);
-                StartDecision decision = plan.decide(config.start(), outcome.safeTimeMicros());
-                book.decide(queue, decision);
-                LOG.info("queue '{}' starts from {}", queue, decision);
-                firstPass = Optional.of(plan);
-            }
-            List<PartitionInfo> rows = outcome.partitions().getOrDefault(queue, List.of());
-            PartitionBook.Merge merged = book.merge(queue, rows, firstPass);
-            for (PartitionBook.Replacement r : merged.replacements()) {
-                LOG.info("queue '{}' partition '{}': incarnation {} (last offset {}) was replaced by {}",
-                        queue, r.partition(), r.oldId(), r.oldLastOffset(), r.newId());
-                metrics.incarnationReplaced(queue);
-            }
-            if (firstPass.isPresent()) {
-                // One split per queue, made once from its first complete pass; later partitions ride on the passes.
-                assignments.add(new QueueSplit(queue, merged.firstSplits(), firstPass.get().cut()), ownerOfNew(queue));
-            }
-            covered.add(queue);
-            if (full.contains(queue)) {
-                swept.add(queue);
-            }
-        }
-        return covered;
     }
 
     private void passFailed(QueenException failure) {
@@ -363,90 +221,17 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         if (added) {
             // Ask for the new queues' leases now, not a lease interval (a third of the TTL) later; a
             // won lease then runs its discovery at once (onLeases).
-            leaseRounds.once(this::leaseRound, this::onLeases);
+            leaseRounds.once(() -> LeaseRound.take(leases, pointers), this::onLeases);
         }
     }
 
-    /** The next run: full for queues not swept in this run (and every 30th pass), incremental for the rest. */
+    /** The next run's queries, from the passes so far and the queues held now. */
     private DiscoveryInput plan() {
-        boolean relist = config.allQueues() && (!wanted.known() || runsSinceListing >= RELIST_EVERY - 1);
-        boolean fullSweep = passesThisRun == 0 || lastSafeTime == Long.MIN_VALUE || passes % FULL_SWEEP_EVERY == 0;
-        List<String> full = new ArrayList<>();
-        List<String> incremental = new ArrayList<>();
-        List<String> undecided = new ArrayList<>();
-        long now = System.currentTimeMillis();
-        for (String queue : wanted.names()) {
-            if (!mine(queue)) {
-                continue;
-            }
-            if (!book.decided(queue) && refused.contains(queue) && !refused.due(queue, now)) {
-                continue; // refused: its plan (the pointer against the lake) is read again when due
-            }
-            if (fullSweep || !swept.contains(queue)) {
-                full.add(queue);
-                if (!book.decided(queue)) {
-                    undecided.add(queue);
-                }
-            } else {
-                incremental.add(queue);
-            }
-        }
-        OptionalLong since = incremental.isEmpty() ? OptionalLong.empty() : OptionalLong.of(lastSafeTime - SINCE_SLACK_MICROS);
-        return new DiscoveryInput(full, incremental, since, undecided, relist);
+        return passes.next(wanted, book, refused);
     }
 
     private boolean mine(String queue) {
         return wanted.mine(queue);
-    }
-
-    // ---------------------------------------------------------------- assignment
-
-    private void deliverAll() {
-        for (int reader : new ArrayList<>(context.registeredReaders().keySet())) {
-            deliver(reader);
-        }
-    }
-
-    /** Gives {@code reader} every queue split waiting for it. */
-    private void deliver(int reader) {
-        List<QueueSplit> splits = assignments.take(reader);
-        if (splits.isEmpty()) {
-            return;
-        }
-        context.assignSplits(new SplitsAssignment<>(Map.of(reader, splits)));
-        for (QueueSplit split : splits) {
-            book.queue(split.queue()).ifPresent(queue -> {
-                queue.assigned = true;
-                queue.ownerUnknown = false;
-                queue.owner = reader;
-            });
-        }
-    }
-
-    private void sendPassCompleted(long safeTime) {
-        Set<String> parked = refused.names();
-        book.passByReader(context.registeredReaders().keySet()).forEach((reader, queues) -> {
-            // No pass lists a refused queue: its restored split reads nothing and keeps its cut.
-            queues.keySet().removeAll(parked);
-            context.sendEventToSourceReader(reader, listings.update(reader, safeTime, queues));
-        });
-    }
-
-    /**
-     * The reader a new queue split goes to: the one holding the fewest queues this enumerator
-     * gave out (ties by a hash of the name), so two queues on two readers never share one.
-     */
-    private int ownerOfNew(String queue) {
-        int readers = context.currentParallelism();
-        Map<Integer, Integer> load = book.queuesByOwner();
-        assignments.pendingByOwner().forEach((reader, n) -> load.merge(reader, n, Integer::sum));
-        int best = SplitOwners.ownerOf(queue, "", readers);
-        for (int reader = 0; reader < readers; reader++) {
-            if (load.getOrDefault(reader, 0) < load.getOrDefault(best, 0)) {
-                best = reader;
-            }
-        }
-        return best;
     }
 
     /** A reader's checkpoint completed: the next lease refresh of each queue carries how far it closed it. */
@@ -461,7 +246,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         } else if (event instanceof ListingRequest request) {
             LOG.warn("reader {} missed a pass update after update {}; it gets the whole listing with the next pass",
                     subtaskId, request.lastApplied());
-            listings.forget(subtaskId);
+            delivery.forgetListing(subtaskId);
         } else {
             LOG.warn("QueenSource enumerator ignores an unknown source event {} from reader {}", event, subtaskId);
         }
@@ -474,21 +259,15 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
 
     @Override
     public void addSplitsBack(List<QueueSplit> splits, int subtaskId) {
-        for (QueueSplit split : splits) {
-            assignments.add(split, subtaskId);
-            book.queue(split.queue()).ifPresent(queue -> queue.assigned = false);
-        }
-        if (context.registeredReaders().containsKey(subtaskId)) {
-            deliver(subtaskId);
-        }
+        delivery.takeBack(splits, subtaskId);
         updateMetrics();
     }
 
     @Override
     public void addReader(int subtaskId) {
         // A reader registers once per attempt: a restarted one knows no listing.
-        listings.forget(subtaskId);
-        deliver(subtaskId);
+        delivery.forgetListing(subtaskId);
+        delivery.deliver(subtaskId);
         updateMetrics();
     }
 
@@ -496,8 +275,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
 
     @Override
     public QueenEnumState snapshotState(long checkpointId) {
-        return new QueenEnumState(passes, lastSafeTime, context.currentParallelism(), book.snapshot(),
-                assignments.pendingSplits());
+        return new QueenEnumState(passes.completePasses(), passes.lastSafeTimeMicros(), context.currentParallelism(),
+                book.snapshot(), assignments.pendingSplits());
     }
 
     @Override
@@ -520,11 +299,11 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
 
     /** The safeTime of the last complete pass, {@link Long#MIN_VALUE} before any. */
     long lastSafeTimeMicros() {
-        return lastSafeTime;
+        return passes.lastSafeTimeMicros();
     }
 
     long completePasses() {
-        return passes;
+        return passes.completePasses();
     }
 
     /** The queries of the next discovery run (tests check that passes after the first are incremental). */

@@ -2,25 +2,14 @@ package io.queenlake.source.reader;
 
 import io.queenlake.broker.client.BrokerOutage;
 import io.queenlake.broker.client.FetchBatcher;
-import io.queenlake.broker.client.FetchEntry;
-import io.queenlake.broker.client.FetchRequest;
-import io.queenlake.broker.client.FetchedPartition;
-import io.queenlake.broker.client.FetchedRecord;
-import io.queenlake.broker.client.OffsetAnswer;
-import io.queenlake.broker.client.OffsetQuery;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.client.RetryPolicy;
-import io.queenlake.format.model.LostRange;
-import io.queenlake.source.TokenRefusal;
 import io.queenlake.source.event.PassCompleted.PassPartition;
 import io.queenlake.source.metrics.QueenSourceMetrics;
-import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.QueueSplit;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,27 +37,24 @@ import org.slf4j.LoggerFactory;
  * <p>A queue whose partitions make the broker fail a whole call (a 5xx, an answer that does not
  * decode) is found by asking each queue of that call on its own, and from then on waits in calls
  * of its own ({@link FailingQueues}), so it holds back only itself, as a per-entry error does.
+ *
+ * <p>This class keeps the order of a round; the work of each step lives beside it: each queue
+ * split's cursors and what the passes do to them ({@link QueueCursors}), seeks by time
+ * ({@link TimeSeeks}), the fetch calls ({@link FetchCalls}), and the wait after a round the broker
+ * failed as a whole ({@link RoundBackoff}).
  */
 final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueenSplitReader.class);
 
-    /** Payload bytes one round may ask for over all entries, so 10,000 partitions cannot ask for 10 GiB. */
-    static final long ROUND_BUDGET_BYTES = 64L << 20;
     /** The longest wait for news when nothing is behind; a pass or a wake-up ends it earlier. */
     static final long IDLE_WAIT_MS = 1_000;
 
-    private final QueenClient client;
-    private final FetchBatcher batcher;
+    private final TimeSeeks seeks;
+    private final FetchCalls calls;
+    private final RoundBackoff backoff;
     private final PassExchange exchange;
-    private final QueenSourceMetrics metrics;
     private final long maxWindowMs;
-    /** Retriable failures are retried for as long as they last, 100 ms doubling to 5 s, or as Retry-After says. */
-    private final RetryPolicy backoff = new RetryPolicy(Integer.MAX_VALUE, Duration.ofMillis(100), Duration.ofSeconds(5));
-    private int failuresInARow;
-    /** One WARN per outage of the broker, one line when it answers again, whatever the retries. */
-    private final BrokerOutage outage;
-    private final FailingQueues failingQueues = new FailingQueues(backoff);
 
     /** Per queue split id, its partitions' cursors by partition split id. */
     private final Map<String, QueueCursors> queues = new LinkedHashMap<>();
@@ -76,26 +62,15 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
 
     QueenSplitReader(QueenClient client, int fetchConcurrency, PassExchange exchange, QueenSourceMetrics metrics,
             long maxWindowMs) {
-        this.client = client;
-        this.batcher = new FetchBatcher(client, fetchConcurrency);
-        this.outage = new BrokerOutage("the source's reader", client.broker());
+        // Retriable failures are retried for as long as they last, 100 ms doubling to 5 s, or as Retry-After
+        // says: by the whole reader, and by each failing queue on its own.
+        RetryPolicy retries = new RetryPolicy(Integer.MAX_VALUE, Duration.ofMillis(100), Duration.ofSeconds(5));
+        this.seeks = new TimeSeeks(client);
+        this.calls = new FetchCalls(new FetchBatcher(client, fetchConcurrency), exchange, metrics, maxWindowMs,
+                new FailingQueues(retries));
+        this.backoff = new RoundBackoff(retries, new BrokerOutage("the source's reader", client.broker()));
         this.exchange = exchange;
-        this.metrics = metrics;
         this.maxWindowMs = maxWindowMs;
-    }
-
-    /** One queue split on the fetcher thread. */
-    private static final class QueueCursors {
-        final String queue;
-        final String splitId;
-        final Map<String, SplitCursor> cursors = new LinkedHashMap<>();
-        /** Items made outside a fetch round (joins and retirements), emitted first in the next. */
-        final List<ReadItem> pending = new ArrayList<>();
-
-        QueueCursors(String queue) {
-            this.queue = queue;
-            this.splitId = QueueSplit.splitId(queue);
-        }
     }
 
     @Override
@@ -104,28 +79,18 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
         absorbPass();
         ReadBatch batch = new ReadBatch();
         for (QueueCursors q : queues.values()) {
-            batch.add(q.splitId, q.pending);
-            q.pending.clear();
+            q.drainPending(batch);
         }
         try {
-            seekWaiting(batch);
-            fetchBehind(batch);
-            failuresInARow = 0;
-            outage.answered();
+            seeks.seekWaiting(queues.values(), batch);
+            calls.fetchBehind(queues.values(), batch);
+            backoff.answered();
         } catch (QueenException e) {
             if (e.kind() == QueenException.Kind.INTERRUPTED) {
                 Thread.currentThread().interrupt();
                 return batch.build();
             }
-            if (!e.retriable()) {
-                // 400, 404...: the client's sentence fails the task; 401 and 403 fail the job for good
-                throw TokenRefusal.terminal(e);
-            }
-            failuresInARow = Math.min(failuresInARow + 1, 1_000);
-            Duration delay = backoff.delayBefore(failuresInARow + 1, e).orElseThrow(() -> e);
-            outage.failed(e);
-            LOG.debug("reading from the broker failed, retrying in {} ms (failure {} in a row): {}",
-                    delay.toMillis(), failuresInARow, e.getMessage());
+            Duration delay = backoff.failed(e);
             sleep(() -> exchange.awaitWakeUp(exchange.wakeUps(), delay.toMillis()));
             return batch.build();
         }
@@ -142,24 +107,21 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
         }
         absorbPass();
         for (QueueSplit split : change.splits()) {
-            QueueCursors q = new QueueCursors(split.queue());
-            for (PartitionSplit partition : split.partitions()) {
-                q.cursors.put(partition.splitId(), new SplitCursor(partition, maxWindowMs));
-            }
-            QueueCursors previous = queues.put(q.splitId, q);
+            QueueCursors q = new QueueCursors(split, maxWindowMs);
+            QueueCursors previous = queues.put(q.splitId(), q);
             if (previous != null) {
-                LOG.info("queue '{}' was given to this reader again; it is read from its split's positions", q.queue);
+                LOG.info("queue '{}' was given to this reader again; it is read from its split's positions", q.queue());
             }
             PassExchange.Pass pass = exchange.latestPass();
-            if (pass != null && pass.queues().containsKey(q.queue)) {
-                reconcile(q, pass.queues().get(q.queue));
+            if (pass != null && pass.queues().containsKey(q.queue())) {
+                q.reconcile(pass.queues().get(q.queue()));
             }
         }
     }
 
     @Override
     public void pauseOrResumeSplits(Collection<QueueSplit> toPause, Collection<QueueSplit> toResume) {
-        // No Flink watermark alignment: each queue is paced by its own frontier (fetchBehind), never by another's.
+        // No Flink watermark alignment: each queue is paced by its own frontier (FetchCalls), never by another's.
     }
 
     @Override
@@ -180,274 +142,10 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
         }
         seenPass = pass.sequence();
         for (QueueCursors q : queues.values()) {
-            List<PassPartition> rows = pass.queues().get(q.queue);
+            List<PassPartition> rows = pass.queues().get(q.queue());
             if (rows != null) {
-                reconcile(q, rows);
+                q.reconcile(rows);
             }
-        }
-    }
-
-    /**
-     * One queue's partitions as the pass lists them: known incarnations learn their last offset,
-     * replaced ones retire, new ones join; an incarnation the pass does not list is not read until
-     * one does (fetch goes by partition name, so a replaced incarnation would read its successor).
-     */
-    private void reconcile(QueueCursors q, List<PassPartition> rows) {
-        Map<String, PassPartition> byName = new HashMap<>(rows.size() * 2);
-        for (PassPartition row : rows) {
-            byName.put(row.partition(), row);
-        }
-        Map<String, Boolean> current = new HashMap<>();
-        for (SplitCursor cursor : List.copyOf(q.cursors.values())) {
-            PartitionSplit split = cursor.split();
-            PassPartition row = byName.get(split.partition());
-            if (row == null) {
-                cursor.onPass(null);
-            } else if (row.partitionId().equals(split.partitionId())) {
-                cursor.onPass(row.lastOffset());
-                current.put(split.partition(), true);
-            } else {
-                long lastKnown = row.replacedId().equals(split.partitionId()) ? row.replacedLastOffset() : SplitCursor.UNKNOWN;
-                retire(q, cursor, cursor.retire(lastKnown));
-            }
-        }
-        for (PassPartition row : rows) {
-            if (current.containsKey(row.partition())) {
-                continue;
-            }
-            PartitionSplit joined = PartitionSplit.atOffset(
-                    q.queue, row.partition(), row.partitionId(), row.startOffset(), row.skipBelowMicros());
-            if (q.cursors.containsKey(joined.splitId())) {
-                continue;
-            }
-            SplitCursor cursor = new SplitCursor(joined, maxWindowMs);
-            cursor.onPass(row.lastOffset());
-            q.cursors.put(joined.splitId(), cursor);
-            q.pending.add(new ReadItem.Added(joined));
-            LOG.info("queue '{}' partition '{}' incarnation {} joins this reader at offset {}",
-                    q.queue, row.partition(), row.partitionId(), row.startOffset());
-        }
-    }
-
-    private void retire(QueueCursors q, SplitCursor old, List<LostRange> lost) {
-        q.cursors.remove(old.splitId());
-        q.pending.add(new ReadItem.Retired(old.split(), lost));
-        LOG.info("queue '{}' partition '{}': incarnation {} is no longer read; it stops at offset {}{}",
-                q.queue, old.split().partition(), old.split().partitionId(), old.nextOffset(),
-                lost.isEmpty() ? "" : ", unread offsets " + lost + " ride on the partition's next record");
-    }
-
-    private void seekWaiting(ReadBatch batch) {
-        List<SplitCursor> waiting = new ArrayList<>();
-        List<QueueCursors> owners = new ArrayList<>();
-        for (QueueCursors q : queues.values()) {
-            for (SplitCursor cursor : q.cursors.values()) {
-                if (cursor.readyToSeek()) {
-                    waiting.add(cursor);
-                    owners.add(q);
-                }
-            }
-        }
-        for (int from = 0; from < waiting.size(); from += FetchRequest.MAX_ENTRIES) {
-            int to = Math.min(waiting.size(), from + FetchRequest.MAX_ENTRIES);
-            List<OffsetQuery> queries = new ArrayList<>(to - from);
-            for (int i = from; i < to; i++) {
-                queries.add(waiting.get(i).seekQuery());
-            }
-            List<OffsetAnswer> answers = client.fetchOffsets(queries);
-            for (int i = from; i < to; i++) {
-                SplitCursor cursor = waiting.get(i);
-                List<ReadItem> items = new ArrayList<>(1);
-                SplitCursor.Outcome outcome = cursor.positioned(answers.get(i - from), items);
-                QueueCursors q = owners.get(i);
-                batch.add(q.splitId, items);
-                retireIfGone(q, cursor, batch);
-                LOG.debug("partition {} seeks {} us: {} at offset {}", cursor.splitId(), cursor.split().skipBelowMicros(),
-                        outcome, cursor.nextOffset());
-            }
-        }
-    }
-
-    private void fetchBehind(ReadBatch batch) {
-        boolean overBudget = exchange.overBudget();
-        long windowMicros = maxWindowMs * 1000L;
-        long now = System.nanoTime();
-        // One shared call for the queues whose calls are answered, one call of its own per failing queue.
-        Fetch shared = new Fetch();
-        Map<String, Fetch> alone = new LinkedHashMap<>();
-        int paused = 0;
-        for (QueueCursors q : queues.values()) {
-            boolean failing = failingQueues.isFailing(q.queue);
-            boolean waiting = failing && !failingQueues.due(q.queue, now);
-            long frontier = exchange.frontierMicros(q.queue);
-            for (SplitCursor cursor : q.cursors.values()) {
-                if (!cursor.behind()) {
-                    continue;
-                }
-                if (waiting || cursor.waitsForFrontier(frontier, windowMicros, overBudget)) {
-                    paused++;
-                } else {
-                    (failing ? alone.computeIfAbsent(q.queue, name -> new Fetch()) : shared).add(cursor, q);
-                }
-            }
-        }
-        metrics.setPausedSplits(paused);
-        int behind = shared.size() + alone.values().stream().mapToInt(Fetch::size).sum();
-        if (behind > 0) {
-            // Each partition asks for a part of a window of its own broker time; the round's cap only binds when
-            // thousands of partitions are behind at once.
-            int capBytes = (int) Math.max(FetchBudget.MIN_BYTES, Math.min(FetchBudget.MAX_BYTES, ROUND_BUDGET_BYTES / behind));
-            if (shared.size() > 0) {
-                fetchShared(shared, capBytes, now, batch);
-            }
-            for (Map.Entry<String, Fetch> one : alone.entrySet()) {
-                if (fetchAlone(one.getValue(), capBytes, batch) == null) {
-                    failingQueues.answered(one.getKey());
-                }
-            }
-        }
-        metrics.setFailingQueues(failingQueues.size());
-    }
-
-    /**
-     * The shared call. When the broker fails it over an answer (not the connection, not a request
-     * to slow down), each of its queues is asked again in a call of its own: those answered go on,
-     * those that fail again wait on their own ({@link FailingQueues}). Only when every queue of a
-     * call of several fails is it the broker, and the reader backs off as a whole.
-     */
-    private void fetchShared(Fetch shared, int capBytes, long now, ReadBatch batch) {
-        Map<String, Fetch> byQueue = shared.byQueue();
-        if (byQueue.size() > 1 && failingQueues.splitting(now)) {
-            fetchQueueByQueue(byQueue, capBytes, batch, null);
-            return;
-        }
-        try {
-            absorb(shared, batcher.fetchAll(shared.entries(capBytes)), batch);
-        } catch (QueenException e) {
-            metrics.fetchCall(QueenSourceMetrics.RESULT_FAILED);
-            if (!FailingQueues.blamesItsQueues(e)) {
-                throw e;
-            }
-            if (byQueue.size() == 1) {
-                if (queues.size() == 1) {
-                    throw e; // the reader's only queue: its backoff is the reader's
-                }
-                // The reader's other queues have nothing to fetch now; they must not wait out this one's backoff.
-                failingQueues.failed(byQueue.keySet().iterator().next(), e);
-                return;
-            }
-            fetchQueueByQueue(byQueue, capBytes, batch, e);
-        }
-    }
-
-    /** Each queue in a call of its own, after {@code sharedFailure} (null: the reader splits its calls for now). */
-    private void fetchQueueByQueue(Map<String, Fetch> byQueue, int capBytes, ReadBatch batch, QueenException sharedFailure) {
-        Map<String, QueenException> failed = new LinkedHashMap<>();
-        for (Map.Entry<String, Fetch> one : byQueue.entrySet()) {
-            QueenException failure = fetchAlone(one.getValue(), capBytes, batch);
-            if (failure != null) {
-                failed.put(one.getKey(), failure);
-            }
-        }
-        if (failed.size() == byQueue.size()) {
-            throw sharedFailure != null ? sharedFailure : failed.values().iterator().next();
-        }
-        failed.forEach(failingQueues::failed);
-        if (failed.isEmpty() && sharedFailure != null) {
-            failingQueues.sharedCallFailed(sharedFailure);
-        }
-    }
-
-    /**
-     * One queue's partitions in a call of their own; the failure when the broker failed it over an
-     * answer, null when it was answered. Any other failure is thrown.
-     */
-    private QueenException fetchAlone(Fetch fetch, int capBytes, ReadBatch batch) {
-        String queue = fetch.owners.get(0).queue;
-        try {
-            absorb(fetch, batcher.fetchAll(fetch.entries(capBytes)), batch);
-            return null;
-        } catch (QueenException e) {
-            metrics.fetchCall(QueenSourceMetrics.RESULT_FAILED);
-            if (!FailingQueues.blamesItsQueues(e)) {
-                throw e;
-            }
-            if (failingQueues.isFailing(queue)) {
-                failingQueues.failed(queue, e);
-            }
-            return e;
-        }
-    }
-
-    /** The partitions one fetch asks for, with the queue of each. */
-    private static final class Fetch {
-        final List<SplitCursor> cursors = new ArrayList<>();
-        final List<QueueCursors> owners = new ArrayList<>();
-
-        void add(SplitCursor cursor, QueueCursors owner) {
-            cursors.add(cursor);
-            owners.add(owner);
-        }
-
-        int size() {
-            return cursors.size();
-        }
-
-        List<FetchEntry> entries(int capBytes) {
-            List<FetchEntry> entries = new ArrayList<>(cursors.size());
-            cursors.forEach(c -> entries.add(c.entry(capBytes)));
-            return entries;
-        }
-
-        /** The same partitions, one fetch per queue, in this fetch's order. */
-        Map<String, Fetch> byQueue() {
-            Map<String, Fetch> byQueue = new LinkedHashMap<>();
-            for (int i = 0; i < cursors.size(); i++) {
-                byQueue.computeIfAbsent(owners.get(i).queue, q -> new Fetch()).add(cursors.get(i), owners.get(i));
-            }
-            return byQueue;
-        }
-    }
-
-    /** Turns a fetch's answers (in its entries' order) into items, counting its calls by result. */
-    private void absorb(Fetch fetch, List<FetchedPartition> answers, ReadBatch batch) {
-        for (int call = 0; call * FetchRequest.MAX_ENTRIES < fetch.size(); call++) {
-            int from = call * FetchRequest.MAX_ENTRIES;
-            int to = Math.min(fetch.size(), from + FetchRequest.MAX_ENTRIES);
-            boolean anyRecords = false;
-            boolean anyError = false;
-            for (int i = from; i < to; i++) {
-                SplitCursor cursor = fetch.cursors.get(i);
-                QueueCursors q = fetch.owners.get(i);
-                FetchedPartition answer = answers.get(i);
-                List<ReadItem> items = new ArrayList<>(answer.records().size());
-                SplitCursor.Outcome outcome = cursor.absorb(answer, items);
-                anyRecords |= outcome == SplitCursor.Outcome.RECORDS;
-                anyError |= outcome == SplitCursor.Outcome.ENTRY_ERROR || outcome == SplitCursor.Outcome.GONE;
-                if (outcome == SplitCursor.Outcome.RECORDS) {
-                    long bytes = 0;
-                    int records = 0;
-                    for (ReadItem item : items) {
-                        if (item instanceof ReadItem.Record r) {
-                            FetchedRecord record = r.record();
-                            bytes += record.payload().length;
-                            records++;
-                        }
-                    }
-                    metrics.fetched(q.queue, records, bytes);
-                }
-                batch.add(q.splitId, items);
-                retireIfGone(q, cursor, batch);
-            }
-            metrics.fetchCall(anyRecords ? QueenSourceMetrics.RESULT_RECORDS
-                    : anyError ? QueenSourceMetrics.RESULT_ENTRY_ERROR : QueenSourceMetrics.RESULT_EMPTY);
-        }
-    }
-
-    /** A partition whose queue is gone leaves the split; the queue's split stays, for a re-created queue. */
-    private void retireIfGone(QueueCursors q, SplitCursor cursor, ReadBatch batch) {
-        if (cursor.gone() && q.cursors.remove(cursor.splitId()) != null) {
-            batch.add(q.splitId, List.of(new ReadItem.Retired(cursor.split(), List.of())));
         }
     }
 
@@ -467,7 +165,7 @@ final class QueenSplitReader implements SplitReader<ReadItem, QueueSplit> {
     /** Test hook: the cursor of a partition incarnation this reader reads, or null. */
     SplitCursor cursor(String partitionSplitId) {
         for (QueueCursors q : queues.values()) {
-            SplitCursor cursor = q.cursors.get(partitionSplitId);
+            SplitCursor cursor = q.cursor(partitionSplitId);
             if (cursor != null) {
                 return cursor;
             }

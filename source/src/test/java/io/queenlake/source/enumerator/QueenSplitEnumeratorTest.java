@@ -447,7 +447,7 @@ class QueenSplitEnumeratorTest {
         assertThat(context.eventsOf(0, PassCompleted.class)).singleElement()
                 .satisfies(p -> assertThat(p.queues()).containsOnlyKeys("orders", "events"));
 
-        for (int run = 0; run < QueenSplitEnumerator.RELIST_EVERY; run++) {
+        for (int run = 0; run < PassPlanner.RELIST_EVERY; run++) {
             context.discoveryRun(); // among them a listing of the same queues: no lease round of its own
         }
         assertThat(context.oneShotCalls()).isZero();
