@@ -19,9 +19,7 @@ public final class BrokerOutage {
 
     private final String component;
     private final String brokerUrl;
-    private final LongSupplier nanoClock;
-    private long sinceNanos;
-    private long failures;
+    private final Outages outages;
 
     /** {@code component} names who is calling, e.g. "the source's discovery" or "reader 0". */
     public BrokerOutage(String component, String brokerUrl) {
@@ -31,34 +29,30 @@ public final class BrokerOutage {
     BrokerOutage(String component, String brokerUrl, LongSupplier nanoClock) {
         this.component = component;
         this.brokerUrl = brokerUrl;
-        this.nanoClock = nanoClock;
+        this.outages = new Outages(nanoClock);
     }
 
     /** A call failed and will be retried: the first failure of an outage logs its WARN. */
-    public synchronized void failed(Throwable error) {
-        if (failures++ > 0) {
+    public void failed(Throwable error) {
+        long failures = outages.failed(component);
+        if (failures > 1) {
             LOG.debug("{}: the broker at {} still fails ({} failed calls): {}", component, brokerUrl, failures,
                     error.getMessage());
             return;
         }
-        sinceNanos = nanoClock.getAsLong();
         LOG.warn("broker unavailable for {}: {}: {}; retrying, one line when it answers", component, brokerUrl,
                 error.getMessage());
     }
 
     /** A call was answered: ends the outage, if one was open, with one line. */
-    public synchronized void answered() {
-        if (failures == 0) {
-            return;
-        }
-        long seconds = (nanoClock.getAsLong() - sinceNanos) / 1_000_000_000L;
-        LOG.info("broker available again for {}: {}, after {} s and {} failed calls", component, brokerUrl, seconds,
-                failures);
-        failures = 0;
+    public void answered() {
+        outages.answered(component).ifPresent(ended -> LOG.info(
+                "broker available again for {}: {}, after {} s and {} failed calls", component, brokerUrl,
+                ended.seconds(), ended.failures()));
     }
 
     /** Whether an outage is open. */
-    public synchronized boolean open() {
-        return failures > 0;
+    public boolean open() {
+        return outages.isOpen(component);
     }
 }

@@ -1,7 +1,6 @@
 package io.queenlake.job.iceberg;
 
-import java.util.HashMap;
-import java.util.Map;
+import io.queenlake.broker.client.Outages;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,45 +16,36 @@ final class CatalogOutages {
 
     private static final Logger LOG = LoggerFactory.getLogger(CatalogOutages.class);
 
-    private record Outage(long sinceNanos, long failures) {}
-
     private final String catalog;
-    private final LongSupplier nanoClock;
-    private final Map<String, Outage> open = new HashMap<>();
+    private final Outages outages;
 
     /** {@code catalog} as messages name it ({@link CatalogLink#describe()}). */
     CatalogOutages(String catalog, LongSupplier nanoClock) {
         this.catalog = catalog;
-        this.nanoClock = nanoClock;
+        this.outages = new Outages(nanoClock);
     }
 
     /** An append of {@code queue}'s window failed and will be retried. */
-    synchronized void failed(String queue, String table, CatalogUnavailableException error) {
-        Outage outage = open.get(queue);
-        if (outage != null) {
-            open.put(queue, new Outage(outage.sinceNanos(), outage.failures() + 1));
+    void failed(String queue, String table, CatalogUnavailableException error) {
+        long failures = outages.failed(queue);
+        if (failures > 1) {
             LOG.debug("Iceberg table {} of queue '{}' still cannot be appended to ({} failed attempts): {}", table,
-                    queue, outage.failures() + 1, error.getMessage());
+                    queue, failures, error.getMessage());
             return;
         }
-        open.put(queue, new Outage(nanoClock.getAsLong(), 1));
         LOG.warn("Iceberg catalog unavailable for queue '{}': {} ({}): {}; the queue's windows wait in the lake's"
                 + " order, retrying, one line when it answers", queue, table, catalog, error.getMessage());
     }
 
     /** An append of {@code queue}'s window went through (or found the window there): ends its outage, if open. */
-    synchronized void answered(String queue, String table) {
-        Outage outage = open.remove(queue);
-        if (outage == null) {
-            return;
-        }
-        long seconds = (nanoClock.getAsLong() - outage.sinceNanos()) / 1_000_000_000L;
-        LOG.info("Iceberg catalog available again for queue '{}': {}, after {} s and {} failed attempts", queue, table,
-                seconds, outage.failures());
+    void answered(String queue, String table) {
+        outages.answered(queue).ifPresent(ended -> LOG.info(
+                "Iceberg catalog available again for queue '{}': {}, after {} s and {} failed attempts", queue, table,
+                ended.seconds(), ended.failures()));
     }
 
     /** Whether {@code queue}'s appends are failing. */
-    synchronized boolean failing(String queue) {
-        return open.containsKey(queue);
+    boolean failing(String queue) {
+        return outages.isOpen(queue);
     }
 }

@@ -1,9 +1,9 @@
 package io.queenlake.job.sink;
 
+import io.queenlake.broker.client.Outages;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,20 +57,9 @@ public final class S3Outages {
     private final LongSupplier nanoClock;
     private final long hangingAfterNanos;
     private final boolean scheduled;
-    /** Guarded by {@code this}. */
-    private final Map<String, Outage> open = new HashMap<>();
+    private final Outages outages;
     private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean checkPending = new AtomicBoolean();
-
-    /** A queue's outage since its first failed (or hanging) request. */
-    private static final class Outage {
-        final long sinceNanos;
-        long failures = 1;
-
-        Outage(long sinceNanos) {
-            this.sinceNanos = sinceNanos;
-        }
-    }
 
     /** A bucket call to perform under the watchdog. */
     @FunctionalInterface
@@ -124,6 +113,7 @@ public final class S3Outages {
         this.endpoint = endpoint;
         this.bucket = bucket;
         this.nanoClock = nanoClock;
+        this.outages = new Outages(nanoClock);
         this.hangingAfterNanos = hangingAfter.toNanos();
         this.scheduled = scheduled;
     }
@@ -169,12 +159,9 @@ public final class S3Outages {
 
     /** A bucket request for {@code queue} failed and will be retried. */
     public synchronized void failed(String queue, String what, Throwable error) {
-        Outage outage = open.get(queue);
-        if (outage != null) {
-            outage.failures++;
+        if (outages.failed(queue) > 1) {
             return;
         }
-        open.put(queue, new Outage(nanoClock.getAsLong()));
         LOG.warn("S3 unavailable for queue '{}': endpoint {} bucket {}: {} failed: {}; retrying, one line when it"
                 + " recovers", queue, endpoint, bucket, what, error.toString());
     }
@@ -188,12 +175,9 @@ public final class S3Outages {
 
     /** A bucket request for {@code queue} succeeded: ends its outage, if one was open. */
     public synchronized void succeeded(String queue) {
-        Outage ended = open.remove(queue);
-        if (ended != null) {
-            long seconds = (nanoClock.getAsLong() - ended.sinceNanos) / 1_000_000_000L;
-            LOG.info("S3 available again for queue '{}': endpoint {} bucket {}, after {} s and {} failed attempts",
-                    queue, endpoint, bucket, seconds, ended.failures);
-        }
+        outages.answered(queue).ifPresent(ended -> LOG.info(
+                "S3 available again for queue '{}': endpoint {} bucket {}, after {} s and {} failed attempts", queue,
+                endpoint, bucket, ended.seconds(), ended.failures()));
     }
 
     /**
@@ -208,12 +192,9 @@ public final class S3Outages {
                 continue;
             }
             call.reported = true;
-            Outage outage = open.get(call.queue);
-            if (outage != null) {
-                outage.failures++;
+            if (outages.failed(call.queue, call.startNanos) > 1) {
                 continue;
             }
-            open.put(call.queue, new Outage(call.startNanos));
             LOG.warn("S3 unavailable for queue '{}': endpoint {} bucket {}: {} has not returned after {} s (the S3 file"
                     + " system retries inside the call); retrying, one line when it recovers", call.queue, endpoint,
                     bucket, call.what, running / 1_000_000_000L);
