@@ -1,5 +1,6 @@
 package io.queenlake.job.cli;
 
+import io.queenlake.job.config.LongOptions;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,38 +27,36 @@ final class CommandArgs {
     static CommandArgs parse(String command, String[] args, List<CliOption> declared) {
         CommandArgs parsed = new CommandArgs(command, declared);
         Map<String, CliOption> byName = byName(declared);
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (!arg.startsWith("--")) {
-                throw new UsageException(command + ": unexpected argument '" + arg + "': options start with --"
-                        + "; queen-lake " + command + " --help lists them");
-            }
-            String name = arg.substring(2);
-            String value = null;
-            int eq = name.indexOf('=');
-            if (eq >= 0) {
-                value = name.substring(eq + 1);
-                name = name.substring(0, eq);
-            }
-            CliOption option = byName.get(name);
-            if (option == null) {
-                throw new UsageException(command + ": unknown option --" + name + " (known: --"
-                        + String.join(", --", parsed.options.keySet()) + "; queen-lake " + command
-                        + " --help says what each does)");
-            }
-            if (option.isFlag()) {
-                parsed.values.put(option.name(), value == null ? "true" : value);
-                continue;
-            }
-            if (value == null) {
-                if (i + 1 >= args.length) {
-                    throw new UsageException(command + ": option --" + name + " needs a value (" + option.value() + ")");
-                }
-                value = args[++i];
-            }
-            parsed.values.put(option.name(), value);
+        List<LongOptions.Given> given = LongOptions.parse(args,
+                name -> byName.containsKey(name) ? byName.get(name).isFlag() : null, parsed.refusals());
+        for (LongOptions.Given g : given) {
+            parsed.values.put(byName.get(g.name()).name(), g.value());
         }
         return parsed;
+    }
+
+    /** This command's words for a refused argument. */
+    LongOptions.Refusals refusals() {
+        return new LongOptions.Refusals() {
+            @Override
+            public RuntimeException notAnOption(String arg) {
+                return new UsageException(command + ": unexpected argument '" + arg + "': options start with --"
+                        + "; queen-lake " + command + " --help lists them");
+            }
+
+            @Override
+            public RuntimeException unknown(String name) {
+                return new UsageException(command + ": unknown option --" + name + " (known: --"
+                        + String.join(", --", options.keySet()) + "; queen-lake " + command
+                        + " --help says what each does)");
+            }
+
+            @Override
+            public RuntimeException noValue(String name) {
+                return new UsageException(command + ": option --" + name + " needs a value ("
+                        + byName(List.copyOf(options.values())).get(name).value() + ")");
+            }
+        };
     }
 
     /** Every name an option is known by (its aliases too), to the option. */

@@ -1,6 +1,7 @@
 package io.queenlake.job.cli;
 
 import io.queenlake.job.config.LakeSettings;
+import io.queenlake.job.config.LongOptions;
 import io.queenlake.job.config.Setting;
 import io.queenlake.job.config.SettingsLoader;
 import java.util.ArrayList;
@@ -51,20 +52,33 @@ final class JobSettingsArgs {
     private static JobSettingsArgs split(String command, String[] args, List<CliOption> ownOptions,
             Predicate<String> isSetting) {
         Map<String, CliOption> own = CommandArgs.byName(ownOptions);
+        LongOptions.Refusals commands = CommandArgs.parse(command, new String[0], ownOptions).refusals();
+        List<LongOptions.Given> given = LongOptions.parse(args, name -> {
+            if (own.containsKey(name)) {
+                return own.get(name).isFlag();
+            }
+            return isSetting == null || isSetting.test(name) ? Boolean.FALSE : null;
+        }, new LongOptions.Refusals() {
+            @Override
+            public RuntimeException notAnOption(String arg) {
+                return commands.notAnOption(arg);
+            }
+
+            @Override
+            public RuntimeException unknown(String name) {
+                return commands.unknown(name);
+            }
+
+            @Override
+            public RuntimeException noValue(String name) {
+                return own.containsKey(name) ? commands.noValue(name)
+                        : new UsageException(command + ": --" + name + " needs a value (a job setting's)");
+            }
+        });
         List<String> mine = new ArrayList<>();
         List<String> job = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String name = arg.startsWith("--") ? arg.substring(2).split("=", 2)[0] : null;
-            boolean inline = arg.contains("=");
-            CliOption option = name == null ? null : own.get(name);
-            boolean setting = isSetting == null || (name != null && isSetting.test(name));
-            List<String> to = option != null || !setting ? mine : job;
-            to.add(arg);
-            boolean takesValue = name != null && !inline && !(option != null && option.isFlag());
-            if (takesValue && i + 1 < args.length) {
-                to.add(args[++i]);
-            }
+        for (LongOptions.Given g : given) {
+            (own.containsKey(g.name()) ? mine : job).add(g.asArgument());
         }
         return new JobSettingsArgs(CommandArgs.parse(command, mine.toArray(String[]::new), ownOptions), job);
     }

@@ -2,6 +2,7 @@ package io.queenlake.job.config;
 
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,40 +28,38 @@ final class JobArguments {
 
     static Map<Setting, String> parse(String[] args) {
         Map<Setting, String> values = new EnumMap<>(Setting.class);
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (!arg.startsWith("--") || arg.length() == 2) {
-                throw new SettingsException("the job argument '" + arg
-                        + "' is not a --name value pair: pass settings as --queues orders or --QUEEN_S3_QUEUES orders.");
-            }
-            String name = arg.substring(2);
-            String value = null;
-            int eq = name.indexOf('=');
-            if (eq >= 0) {
-                value = name.substring(eq + 1);
-                name = name.substring(0, eq);
-            }
+        List<LongOptions.Given> given = LongOptions.parse(args, name -> {
             if (name.equals("partitions") || name.equals(PARTITIONS)) {
                 throw partitionsRefused("(job argument --" + name + ")");
             }
-            Setting setting = BY_NAME.get(name);
-            if (setting == null) {
-                throw new SettingsException("the job argument --" + name
+            return BY_NAME.containsKey(name) ? Boolean.FALSE : null;
+        }, new LongOptions.Refusals() {
+            @Override
+            public RuntimeException notAnOption(String arg) {
+                return new SettingsException("the job argument '" + arg
+                        + "' is not a --name value pair: pass settings as --queues orders or --QUEEN_S3_QUEUES orders.");
+            }
+
+            @Override
+            public RuntimeException unknown(String name) {
+                return new SettingsException("the job argument --" + name
                         + " is not a queen-lake setting: use a setting's short name (--queues, --bucket, --queen-url, ...)"
                         + " or its variable (--QUEEN_S3_QUEUES); the README lists every setting.");
             }
-            if (value == null) {
-                if (i + 1 >= args.length) {
-                    throw new SettingsException("the job argument --" + name + " has no value: allowed "
-                            + setting.allowed() + ".");
-                }
-                value = args[++i];
+
+            @Override
+            public RuntimeException noValue(String name) {
+                return new SettingsException("the job argument --" + name + " has no value: allowed "
+                        + BY_NAME.get(name).allowed() + ".");
             }
+        });
+        for (LongOptions.Given g : given) {
+            Setting setting = BY_NAME.get(g.name());
             if (values.containsKey(setting)) {
                 throw new SettingsException("the job arguments give " + setting.envName()
                         + " twice: pass --" + setting.argName() + " (or --" + setting.envName() + ") once.");
             }
-            values.put(setting, value);
+            values.put(setting, g.value());
         }
         return values;
     }
