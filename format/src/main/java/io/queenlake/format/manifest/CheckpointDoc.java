@@ -1,5 +1,6 @@
 package io.queenlake.format.manifest;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.github.luben.zstd.Zstd;
 import io.queenlake.format.order.Utf8ByteOrder;
 import java.util.ArrayList;
@@ -39,14 +40,15 @@ public record CheckpointDoc(long k, long tEnd, List<Position> positions) {
             out.endArray();
         }
 
+        /** One element of a {@code positions} array, as {@link JsonIn#array} gives it. */
         static Position read(String document, Object o) {
-            if (!(o instanceof List<?> tuple) || tuple.size() < 2 || !(tuple.get(0) instanceof String name)
-                    || !(tuple.get(1) instanceof Long offset)) {
+            if (!(o instanceof JsonNode tuple) || !tuple.isArray() || tuple.size() < 2 || !tuple.get(0).isTextual()
+                    || !tuple.get(1).isIntegralNumber() || !tuple.get(1).canConvertToLong()) {
                 throw new IllegalArgumentException(
                         "the " + document + " has a position that is not [name, offset] or [name, offset, id]: " + o);
             }
-            String id = tuple.size() > 2 && tuple.get(2) instanceof String s ? s : "";
-            return new Position(name, offset, id);
+            String id = tuple.size() > 2 && tuple.get(2).isTextual() ? tuple.get(2).textValue() : "";
+            return new Position(tuple.get(0).textValue(), tuple.get(1).longValue(), id);
         }
 
         /** Sorted by name in UTF-8 order, the order both documents write. */

@@ -1,60 +1,56 @@
 package io.queenlake.format.manifest;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.queenlake.format.model.Micros;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Reads a small JSON document (manifest, KV document, checkpoint) into plain maps and lists with
- * jackson-core's streaming parser, and offers typed, tolerant field access: unknown fields are
- * ignored, a missing or mistyped required field is one clear sentence naming the document.
+ * Reads a small JSON document (manifest, KV document, checkpoint) as Jackson's tree and offers
+ * typed, tolerant field access: unknown fields are ignored, a missing or mistyped required field is
+ * one clear sentence naming the document. (Writing stays {@link JsonOut}'s: the bytes are pinned.)
  */
 final class JsonIn {
 
-    private static final JsonFactory FACTORY = JsonFactory.builder().build();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final String document;
-    private final Map<String, Object> fields;
+    private final JsonNode fields;
 
-    private JsonIn(String document, Map<String, Object> fields) {
+    private JsonIn(String document, JsonNode fields) {
         this.document = document;
         this.fields = fields;
     }
 
     static JsonIn parse(String document, byte[] json) {
-        try (JsonParser p = FACTORY.createParser(json)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new IllegalArgumentException("the " + document + " is not a JSON object");
-            }
-            return new JsonIn(document, readObject(p));
+        JsonNode tree;
+        try {
+            tree = MAPPER.readTree(json);
         } catch (IOException e) {
             throw new IllegalArgumentException("the " + document + " is not valid JSON: " + e.getMessage(), e);
         }
+        return of(document, tree);
     }
 
+    /** An element of an array {@link #array} gave, read as a document of its own. */
     static JsonIn of(String document, Object value) {
-        if (!(value instanceof Map<?, ?> map)) {
+        if (!(value instanceof JsonNode node) || !node.isObject()) {
             throw new IllegalArgumentException("the " + document + " is not a JSON object");
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> m = (Map<String, Object>) map;
-        return new JsonIn(document, m);
+        return new JsonIn(document, node);
     }
 
     boolean has(String name) {
-        return fields.get(name) != null;
+        JsonNode v = fields.get(name);
+        return v != null && !v.isNull();
     }
 
     String string(String name) {
-        Object v = required(name);
-        if (v instanceof String s) {
-            return s;
+        JsonNode v = required(name);
+        if (v.isTextual()) {
+            return v.textValue();
         }
         throw mistyped(name, "a string");
     }
@@ -64,9 +60,9 @@ final class JsonIn {
     }
 
     long integer(String name) {
-        Object v = required(name);
-        if (v instanceof Long l) {
-            return l;
+        JsonNode v = required(name);
+        if (v.isIntegralNumber() && v.canConvertToLong()) {
+            return v.longValue();
         }
         throw mistyped(name, "an integer");
     }
@@ -77,13 +73,13 @@ final class JsonIn {
 
     /** A stamp written either as integer microseconds or as an ISO string ({@code Z} or {@code +00:00}). */
     long stamp(String name) {
-        Object v = required(name);
-        if (v instanceof Long l) {
-            return l;
+        JsonNode v = required(name);
+        if (v.isIntegralNumber() && v.canConvertToLong()) {
+            return v.longValue();
         }
-        if (v instanceof String s) {
+        if (v.isTextual()) {
             try {
-                return Micros.parse(s);
+                return Micros.parse(v.textValue());
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("the " + document + " field '" + name + "' " + e.getMessage(), e);
             }
@@ -91,61 +87,32 @@ final class JsonIn {
         throw mistyped(name, "an integer or an ISO stamp");
     }
 
+    /** The array's elements as Jackson nodes, an object one for {@link #of}. */
     List<Object> array(String name) {
-        Object v = required(name);
-        if (v instanceof List<?> list) {
-            @SuppressWarnings("unchecked")
-            List<Object> l = (List<Object>) list;
-            return l;
+        JsonNode v = required(name);
+        if (!v.isArray()) {
+            throw mistyped(name, "an array");
         }
-        throw mistyped(name, "an array");
+        List<Object> elements = new ArrayList<>(v.size());
+        v.forEach(elements::add);
+        return elements;
     }
 
     List<Object> arrayOrEmpty(String name) {
         return has(name) ? array(name) : List.of();
     }
 
-    private Object required(String name) {
-        Object v = fields.get(name);
-        if (v == null) {
+    private JsonNode required(String name) {
+        JsonNode v = fields.get(name);
+        if (v == null || v.isNull()) {
             throw new IllegalArgumentException("the " + document + " has no '" + name + "' field");
         }
         return v;
     }
 
     private IllegalArgumentException mistyped(String name, String expected) {
+        JsonNode v = fields.get(name);
         return new IllegalArgumentException("the " + document + " field '" + name + "' is not " + expected
-                + ": " + fields.get(name));
-    }
-
-    private static Map<String, Object> readObject(JsonParser p) throws IOException {
-        Map<String, Object> m = new LinkedHashMap<>();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String name = p.currentName();
-            p.nextToken();
-            m.put(name, readValue(p));
-        }
-        return m;
-    }
-
-    private static Object readValue(JsonParser p) throws IOException {
-        return switch (p.currentToken()) {
-            case START_OBJECT -> readObject(p);
-            case START_ARRAY -> {
-                List<Object> l = new ArrayList<>();
-                while (p.nextToken() != JsonToken.END_ARRAY) {
-                    l.add(readValue(p));
-                }
-                yield l;
-            }
-            case VALUE_STRING -> p.getText();
-            case VALUE_NUMBER_INT -> p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-                    ? p.getBigIntegerValue() : (Object) p.getLongValue();
-            case VALUE_NUMBER_FLOAT -> p.getDecimalValue();
-            case VALUE_TRUE -> Boolean.TRUE;
-            case VALUE_FALSE -> Boolean.FALSE;
-            case VALUE_NULL -> null;
-            default -> throw new IOException("unexpected " + p.currentToken());
-        };
+                + ": " + (v.isTextual() ? v.textValue() : v.toString()));
     }
 }
