@@ -4,6 +4,7 @@ import io.queenlake.source.split.QueueCut;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What the windows chained to this source tell its reader, the one thing that flows against the
@@ -16,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
  * or another attempt. A reader with no windows behind it (the source alone) checkpoints its own
  * read positions.
  */
+@PublicEvolving
 public interface OpenWindows {
 
     /**

@@ -8,6 +8,7 @@ import io.queenlake.source.serde.QueueEventTypeInfo;
 import io.queenlake.source.split.QueueSplit;
 import io.queenlake.source.split.QueueSplitSerializer;
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -30,6 +31,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * so the strategy only keeps the record timestamps. There is no watermark alignment: it would
  * pace every queue by the slowest one, and each queue is paced by its own frontier instead.
  */
+@PublicEvolving
 public final class QueenSource implements Source<QueueEvent, QueueSplit, QueenEnumState>, ResultTypeQueryable<QueueEvent> {
 
     private static final long serialVersionUID = 1L;

@@ -1,16 +1,18 @@
 package io.queenlake.source;
 
-import io.queenlake.format.key.KeyBudget;
 import io.queenlake.broker.client.BrokerUrl;
+import io.queenlake.format.key.KeyBudget;
 import io.queenlake.source.enumerator.start.LakeRoot;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Builds a {@link QueenSource}. Defaults and ranges are {@link QueenSourceOptions}' (the reference
  * sink's {@code QUEEN_S3_*}); {@link #build()} ends in one {@code sanityCheck()} whose every refusal
  * names the setting, the value and what is allowed.
  */
+@PublicEvolving
 public final class QueenSourceBuilder {
 
     private String brokerUrl;

@@ -4,6 +4,7 @@ import io.queenlake.format.key.KeyBudget;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Everything QueenSource needs, validated by {@link QueenSourceBuilder}; shipped to the enumerator
@@ -28,6 +29,7 @@ import java.util.Objects;
  * @param keyBudget the lake's key layout, against which discovery under {@code *} skips a queue
  *     whose keys cannot fit in S3's limit; null to skip no queue
  */
+@Internal
 public record QueenSourceConfig(
         String brokerUrl,
         String token,

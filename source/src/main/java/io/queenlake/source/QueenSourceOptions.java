@@ -5,6 +5,7 @@ import io.queenlake.format.manifest.ManifestJson;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Every option {@link QueenSource} reads, each defined once with its name, default, range and
@@ -12,6 +13,7 @@ import java.security.SecureRandom;
  * takes its defaults from here and refuses what these refuse, and the job's settings list includes
  * each beside its own settings. Defaults and ranges are the reference sink's.
  */
+@PublicEvolving
 public final class QueenSourceOptions {
 
     private static final SecureRandom RANDOM = new SecureRandom();

@@ -2,6 +2,7 @@ package io.queenlake.source;
 
 import io.queenlake.source.split.QueueCut;
 import java.util.Optional;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * A reader took the queue's split: everything else of the queue comes after this. {@code cut} is
@@ -11,6 +12,7 @@ import java.util.Optional;
  * the queue's pointer and intent as the reader read them in a batch with the queues that started
  * with it; empty when that read failed, and the windows then read them themselves.
  */
+@PublicEvolving
 public record QueueStart(String queue, Optional<QueueCut> cut, Optional<PointerAtStart> pointer) implements QueueEvent {
 
     public QueueStart {

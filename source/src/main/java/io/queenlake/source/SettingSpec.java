@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One setting, defined once: its variable (its job argument and Flink key follow from it), how its
@@ -20,6 +21,7 @@ import java.util.regex.Pattern;
  * range"}) to the caller's {@code refuse}, which names where the value came from; checks between
  * settings are the caller's.
  */
+@Internal
 public final class SettingSpec {
 
     /** How a raw value is read. */

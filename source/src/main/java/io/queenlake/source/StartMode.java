@@ -1,11 +1,13 @@
 package io.queenlake.source;
 
 import java.util.Locale;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Where a queue with no commit pointer starts ({@code QUEEN_S3_START}); a queue with a pointer
  * always continues from it.
  */
+@PublicEvolving
 public enum StartMode {
     /** At the broker's safeTime when the queue is first found: only records stamped after it. */
     LATEST,

@@ -2,6 +2,7 @@ package io.queenlake.source;
 
 import io.queenlake.broker.client.QueenException;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.execution.SuppressRestartsException;
 
 /**
@@ -12,6 +13,7 @@ import org.apache.flink.runtime.execution.SuppressRestartsException;
  * the job once, with the client's sentence naming {@code QUEEN_TOKEN} as the root cause, instead of
  * restarting it for as long as its restart strategy allows.
  */
+@Internal
 public final class TokenRefusal {
 
     private TokenRefusal() {}

@@ -4,6 +4,7 @@ import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.model.LostRange;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
@@ -14,6 +15,7 @@ import org.apache.flink.metrics.MetricGroup;
  * The queue's {@code lagSeconds} is not here: it needs the checkpointed progress of idle queues,
  * which the source's enumerator has (docs/ARCHITECTURE.md "Lag").
  */
+@Internal
 public final class LakeMetrics {
 
     public static final String QUEUE_GROUP = "queue";

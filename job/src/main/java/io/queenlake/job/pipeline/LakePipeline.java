@@ -7,6 +7,7 @@ import io.queenlake.job.window.LakeWindowOperator;
 import io.queenlake.job.window.WindowSettings;
 import io.queenlake.source.QueenSource;
 import io.queenlake.source.QueueEvent;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -18,6 +19,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * ChainCheck} refuses a graph where they would not be chained). Operator uids are fixed:
  * savepoints taken by one release restore into the next.
  */
+@PublicEvolving
 public final class LakePipeline {
 
     public static final String SOURCE_UID = "queen-source";

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A test hook that throws once, at one {@link CrashPoint}, the first time a window numbered at
@@ -11,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * latch), so Flink's recovery of a MiniCluster job runs through the same point unharmed. Never
  * set in production: the builder leaves it out unless a test asks for it.
  */
+@Internal
 public record CrashHook(CrashPoint point, long fromK, String testId) implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -1,9 +1,12 @@
 package io.queenlake.job.sink;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * Each step of the sink's commit sequence where a test may kill the job, in the order a window
  * passes them. Flink's own recovery must then produce the same lake as a run without the crash.
  */
+@Internal
 public enum CrashPoint {
     /** The writer received a closed window and has staged nothing of it yet. */
     AFTER_WINDOW_FIRES_BEFORE_STAGING,

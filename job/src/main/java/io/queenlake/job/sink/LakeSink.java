@@ -11,6 +11,7 @@ import io.queenlake.job.window.ClosedWindow;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -38,6 +39,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * writer keeps the sink's uid, the commit operator {@code <uid>: commits} and the committer
  * {@code Sink Committer: <uid>} (Flink derives them).
  */
+@PublicEvolving
 public final class LakeSink implements Sink<ClosedWindow>, SupportsCommitter<WindowCommittable>,
         SupportsPreCommitTopology<WindowCommittable, WindowCommittable>, SupportsWriterState<ClosedWindow, ClosedWindow> {
 

@@ -9,11 +9,13 @@ import io.queenlake.source.QueenSourceOptions;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * Builds a {@link LakeSink}. Every input is checked by {@link #sanityCheck()} before a sink
  * exists; each refusal is one sentence naming the setting and what to do.
  */
+@PublicEvolving
 public final class LakeSinkBuilder {
 
     private String root;

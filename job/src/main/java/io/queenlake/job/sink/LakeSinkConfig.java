@@ -12,6 +12,7 @@ import io.queenlake.job.iceberg.CatalogLink;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.Path;
 
 /**
@@ -21,6 +22,7 @@ import org.apache.flink.core.fs.Path;
  * Kept as plain strings so it serializes without the format's records; the typed views are
  * rebuilt on the task. The token never appears in {@link #toString()}.
  */
+@Internal
 public final class LakeSinkConfig implements Serializable {
 
     private static final long serialVersionUID = 1L;

@@ -1,11 +1,13 @@
 package io.queenlake.job.sink;
 
 import io.queenlake.source.SettingSpec;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The options the lake sink reads, defined once: {@link LakeSinkBuilder} checks against them and
  * the job's settings list includes them.
  */
+@PublicEvolving
 public final class LakeSinkOptions {
 
     /**

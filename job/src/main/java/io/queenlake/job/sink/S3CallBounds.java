@@ -2,6 +2,7 @@ package io.queenlake.job.sink;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The S3A settings that bound how long one call of the {@code s3://} file system (flink-s3-fs-hadoop
@@ -18,6 +19,7 @@ import java.util.Map;
  * Values are as Hadoop 3.3.4 parses them: plain milliseconds for the timeouts, durations for the
  * retry intervals.
  */
+@Internal
 public final class S3CallBounds {
 
     private S3CallBounds() {}

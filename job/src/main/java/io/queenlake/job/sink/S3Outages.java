@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
+import org.apache.flink.annotation.Internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +34,7 @@ import org.slf4j.LoggerFactory;
  * Thread-safe; the watchdog is one daemon thread for every tracker of the JVM, alive only while
  * calls are in flight.
  */
+@Internal
 public final class S3Outages {
 
     private static final Logger LOG = LoggerFactory.getLogger(S3Outages.class);

@@ -5,12 +5,14 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The sink's own thread pools (the writer's uploads, the committer's queues and bucket calls):
  * a fixed number of daemon threads named for the sink and its part, so a thread dump tells them
  * apart, carrying the task's class loader, idle threads ending after 30 s.
  */
+@Internal
 public final class SinkThreads {
 
     private SinkThreads() {}

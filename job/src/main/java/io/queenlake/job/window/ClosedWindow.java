@@ -6,6 +6,7 @@ import io.queenlake.format.window.WindowContent;
 import io.queenlake.job.window.ClosedWindowTypeInfo;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
@@ -19,6 +20,7 @@ import org.apache.flink.api.common.typeinfo.TypeInfo;
  * (named through {@code @TypeInfo}), never Kryo.
  */
 @TypeInfo(ClosedWindowTypeInfo.Factory.class)
+@PublicEvolving
 public record ClosedWindow(WindowContent window, Optional<CheckpointDoc> checkpoint, Optional<Intent> redo) {
 
     /** A window cut by this job's own settings. */

@@ -9,13 +9,14 @@ import io.queenlake.format.run.RunSlice;
 import io.queenlake.format.window.WindowContent;
 import io.queenlake.format.window.WindowInput;
 import io.queenlake.format.window.WindowRuns;
+import io.queenlake.job.window.ClosedWindow;
 import io.queenlake.source.serde.ModelWire;
 import io.queenlake.source.serde.WireStrings;
-import io.queenlake.job.window.ClosedWindow;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
@@ -31,6 +32,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * incarnation, encoding, and per record its offset, stamp, weight and encoded bytes. A count is
  * never negative in the first form, so windows written before runs existed read back as they were.
  */
+@Internal
 public final class ClosedWindowSerializer extends TypeSerializerSingleton<ClosedWindow> {
 
     private static final long serialVersionUID = 1L;

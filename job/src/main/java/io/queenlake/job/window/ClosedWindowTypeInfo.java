@@ -1,9 +1,10 @@
 package io.queenlake.job.window;
 
-import io.queenlake.source.serde.SingleSerializerTypeInfo;
 import io.queenlake.job.window.ClosedWindow;
+import io.queenlake.source.serde.SingleSerializerTypeInfo;
 import java.lang.reflect.Type;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 
@@ -12,6 +13,7 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  * {@link ClosedWindowSerializer}. {@link ClosedWindow} names {@link Factory} in its
  * {@code @TypeInfo}, so {@code TypeInformation.of(ClosedWindow.class)} finds it too.
  */
+@PublicEvolving
 public final class ClosedWindowTypeInfo extends SingleSerializerTypeInfo<ClosedWindow> {
 
     private static final long serialVersionUID = 1L;

@@ -3,8 +3,8 @@ package io.queenlake.job.window;
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.client.RetryPolicy;
-import io.queenlake.format.object.Format;
 import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.object.Format;
 import io.queenlake.job.restore.PointerRestore;
 import io.queenlake.source.OpenWindows;
 import io.queenlake.source.QueueEvent;
@@ -15,9 +15,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
@@ -54,6 +55,7 @@ import org.slf4j.LoggerFactory;
  *       queue's frontier ({@link #overBudget()}).
  * </ul>
  */
+@PublicEvolving
 public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindow>
         implements OneInputStreamOperator<QueueEvent, ClosedWindow>, OpenWindows {
 

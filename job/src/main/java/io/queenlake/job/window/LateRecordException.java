@@ -1,9 +1,12 @@
 package io.queenlake.job.window;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * A record reached the windows at or below its queue's broker-time frontier: the source broke its
  * promise. The job fails so the restart reads the record again; it is never dropped.
  */
+@PublicEvolving
 public final class LateRecordException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Which closed windows the sink writer of this task has handed on as committables, per queue: the
@@ -19,6 +20,7 @@ import java.util.function.Supplier;
  * follows. A writer with no windows behind it in its task (the sink alone) never sees it
  * {@link #observed}, and keeps waiting for its stagings at every barrier.
  */
+@Internal
 public final class WindowHandover {
 
     private static final ThreadLocal<WindowHandover> OF_TASK = new ThreadLocal<>();

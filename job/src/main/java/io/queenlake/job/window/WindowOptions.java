@@ -1,12 +1,14 @@
 package io.queenlake.job.window;
 
 import io.queenlake.source.SettingSpec;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * The options the window operator reads beside the source's ({@code QUEEN_S3_MAX_WINDOW_MS} is
  * {@link io.queenlake.source.QueenSourceOptions#MAX_WINDOW_MS}), defined once: {@link WindowSettings}
  * checks against it and the job's settings list includes it.
  */
+@PublicEvolving
 public final class WindowOptions {
 
     public static final SettingSpec CHECKPOINT_EVERY = SettingSpec.number("QUEEN_S3_CHECKPOINT_EVERY")

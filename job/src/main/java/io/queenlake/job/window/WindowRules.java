@@ -6,6 +6,7 @@ import io.queenlake.format.model.WindowBounds;
 import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.source.SettingSpec;
 import java.util.OptionalLong;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The window grid on the broker clock (docs/ARCHITECTURE.md "Windows"), pure: epoch-aligned tumbling windows
@@ -13,6 +14,7 @@ import java.util.OptionalLong;
  * exactly the records with {@code tStart*1000 <= ts_us < tEnd*1000}; a window's last millisecond
  * (its Flink timestamp); and where the lake window made of it starts, so that windows tile. The operator only calls these; nothing here reads a clock.
  */
+@Internal
 public final class WindowRules {
 
     /** The window size's definition, whose name every refusal says and whose range it checks. */

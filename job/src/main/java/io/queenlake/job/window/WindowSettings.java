@@ -6,6 +6,7 @@ import io.queenlake.source.QueenSourceOptions;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Objects;
+import org.apache.flink.annotation.PublicEvolving;
 
 /**
  * What the window operator needs, validated before a job is built: the lake's tenant and sink
@@ -25,6 +26,7 @@ import java.util.Objects;
  * @param memoryBytes the open windows' budget of one task manager ({@code QUEEN_S3_MEMORY_MB} in bytes),
  *     shared by every window operator in the JVM ({@link OpenWindowBudget})
  */
+@PublicEvolving
 public record WindowSettings(
         String tenant,
         String sink,

@@ -4,6 +4,7 @@ import io.queenlake.source.enumerator.start.StartDecision;
 import io.queenlake.source.split.QueueSplit;
 import java.util.List;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The enumerator's checkpointed state: per decided queue its start decision (so a restore never
@@ -14,6 +15,7 @@ import java.util.Objects;
  * @param lastSafeTimeMicros the safeTime of the last complete pass, {@link Long#MIN_VALUE} before any
  * @param parallelism the reader count the assigned splits were spread over, 0 when none were
  */
+@Internal
 public record QueenEnumState(
         long passes, long lastSafeTimeMicros, int parallelism, List<QueueEntry> queues, List<QueueSplit> pendingSplits) {
 

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
@@ -25,6 +26,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * {@link QueueSplitSerializer}'s form. Strings are length-prefixed UTF-8, so no name length limit
  * applies.
  */
+@Internal
 public final class QueenEnumStateSerializer implements SimpleVersionedSerializer<QueenEnumState> {
 
     static final int VERSION_1 = 1;

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
@@ -49,6 +50,7 @@ import org.slf4j.LoggerFactory;
  * restored and refused queues ({@link StartChecks}), and what the readers are handed
  * ({@link ReaderDelivery}).
  */
+@Internal
 public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, QueenEnumState> {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueenSplitEnumerator.class);

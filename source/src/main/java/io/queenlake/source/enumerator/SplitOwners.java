@@ -1,11 +1,14 @@
 package io.queenlake.source.enumerator;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * Which reader owns a partition's splits: a pure function of the queue name, the partition name
  * and the number of readers, so every incarnation of a partition goes to the same reader (which
  * then sees the old and the new one in order) and a restart with the same parallelism assigns as
  * before. Like Kafka's {@code getSplitOwner}, but from names (partition names are not numbers).
  */
+@Internal
 public final class SplitOwners {
 
     private SplitOwners() {}

@@ -1,5 +1,6 @@
 package io.queenlake.source.event;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
 
 /**
@@ -8,6 +9,7 @@ import org.apache.flink.api.connector.source.SourceEvent;
  * in order and a restarted reader registers again (which resets the listing too), so this is the
  * guard for what should not happen, not a path of the protocol's normal run.
  */
+@Internal
 public record ListingRequest(long lastApplied) implements SourceEvent {
 
     private static final long serialVersionUID = 1L;

@@ -3,6 +3,7 @@ package io.queenlake.source.event;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A complete discovery pass as a reader knows it: the pass's safeTime (the minimum over its pages)
@@ -12,6 +13,7 @@ import java.util.Map;
  * these numbers, and the reader starts reading a partition (or a new incarnation) the split did not
  * hold when a pass first lists it.
  */
+@Internal
 public record PassCompleted(long safeTimeMicros, Map<String, List<PassPartition>> queues) {
 
     public PassCompleted {

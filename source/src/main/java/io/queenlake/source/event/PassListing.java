@@ -6,12 +6,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A reader's copy of its listing, kept from {@link PassUpdate}s: each update applied in turn gives
  * the pass as if the enumerator had sent every row. Only the queues an update touches are rebuilt.
  * Not thread-safe: the reader's task thread only.
  */
+@Internal
 public final class PassListing {
 
     /** Per queue its rows by partition name, and the list a pass shows (rebuilt when they change). */

@@ -4,6 +4,7 @@ import io.queenlake.source.event.PassCompleted.PassPartition;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
 
 /**
@@ -21,6 +22,7 @@ import org.apache.flink.api.connector.source.SourceEvent;
  * @param removed per queue, the partition names its listing no longer has
  * @param unlisted the queues no longer listed at all
  */
+@Internal
 public record PassUpdate(long sequence, long basedOn, long safeTimeMicros, Map<String, List<PassPartition>> changed,
         Map<String, Set<String>> removed, Set<String> unlisted) implements SourceEvent {
 

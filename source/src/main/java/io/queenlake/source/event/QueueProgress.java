@@ -2,6 +2,7 @@ package io.queenlake.source.event;
 
 import java.io.Serializable;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceEvent;
 
 /**
@@ -10,6 +11,7 @@ import org.apache.flink.api.connector.source.SourceEvent;
  * numbered {@code k} or lower; the enumerator carries it in the queue's lease, where
  * {@code completeThrough} and the lag are read from (docs/ARCHITECTURE.md "Lag").
  */
+@Internal
 public record QueueProgress(Map<String, Closed> queues) implements SourceEvent {
 
     private static final long serialVersionUID = 1L;

@@ -2,6 +2,7 @@ package io.queenlake.source.metrics;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
@@ -13,6 +14,7 @@ import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
  * subgroup where a number belongs to one queue. Callers record through the {@code record*}-style
  * methods; the fetcher thread and the task thread may both call them.
  */
+@Internal
 public final class QueenSourceMetrics {
 
     public static final String GROUP = "QueenSourceReader";

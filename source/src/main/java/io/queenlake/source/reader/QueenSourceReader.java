@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -53,6 +54,7 @@ import org.slf4j.LoggerFactory;
  * <p>The watermark strategy generates nothing ({@code ReaderEmittedWatermarks}), so the main
  * output's {@code emitWatermark} is the only watermark this source sends downstream.
  */
+@Internal
 public final class QueenSourceReader
         extends SingleThreadMultiplexSourceReaderBase<ReadItem, QueueEvent, QueueSplit, QueueSplitState> {
 

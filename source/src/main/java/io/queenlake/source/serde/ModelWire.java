@@ -7,6 +7,7 @@ import io.queenlake.source.QueueRecord;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -22,6 +23,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * version because every earlier form reads as it is; there is no way back, though: an older
  * queen-lake cannot restore a savepoint taken by this one (it refuses the negative length).
  */
+@Internal
 public final class ModelWire {
 
     private static final SharedNames NAMES = new SharedNames();

@@ -1,17 +1,18 @@
 package io.queenlake.source.serde;
 
+import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.Intent;
+import io.queenlake.source.PointerAtStart;
 import io.queenlake.source.QueueEvent;
 import io.queenlake.source.QueueFrontier;
 import io.queenlake.source.QueueRecord;
 import io.queenlake.source.QueueStart;
-import io.queenlake.source.PointerAtStart;
-import io.queenlake.format.manifest.Committed;
-import io.queenlake.format.manifest.Intent;
-import java.util.Optional;
 import io.queenlake.source.split.QueueSplit;
 import io.queenlake.source.split.QueueSplitSerializer;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
@@ -26,6 +27,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * then the pointer and intent read for it as their KV JSON, each after a presence byte). No state
  * holds these events, so the wire form may change between releases.
  */
+@Internal
 public final class QueueEventSerializer extends TypeSerializerSingleton<QueueEvent> {
 
     private static final long serialVersionUID = 1L;

@@ -3,6 +3,7 @@ package io.queenlake.source.serde;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.source.QueueRecord;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
@@ -14,6 +15,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * buffered records (see {@link ModelWire} for the bytes). Values are immutable, so copies are the
  * values themselves.
  */
+@Internal
 public final class QueueRecordSerializer extends TypeSerializerSingleton<QueueRecord> {
 
     private static final long serialVersionUID = 1L;

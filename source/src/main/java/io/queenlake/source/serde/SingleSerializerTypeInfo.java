@@ -1,6 +1,7 @@
 package io.queenlake.source.serde;
 
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -9,6 +10,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * Type information for a value Flink must treat as one opaque field written by one dedicated
  * serializer, so neither the POJO analyser nor Kryo ever touches it.
  */
+@Internal
 public abstract class SingleSerializerTypeInfo<T> extends TypeInformation<T> {
 
     private static final long serialVersionUID = 1L;

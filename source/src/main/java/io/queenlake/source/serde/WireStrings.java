@@ -2,6 +2,7 @@ package io.queenlake.source.serde;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
@@ -15,6 +16,7 @@ import org.apache.flink.types.StringValue;
  * per-thread buffer and writes once, and reads an all-ASCII string (every name Queen hands out in
  * practice) with one {@code readFully}.
  */
+@Internal
 public final class WireStrings {
 
     private static final int HIGH_BIT = 0x80;

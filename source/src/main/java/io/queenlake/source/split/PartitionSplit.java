@@ -2,6 +2,7 @@ package io.queenlake.source.split;
 
 import io.queenlake.format.key.NameEscaping;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceSplit;
 
 /**
@@ -17,6 +18,7 @@ import org.apache.flink.api.connector.source.SourceSplit;
  *     {@code tEnd} on a restore, {@code safeTime + 1} for {@code start=latest});
  *     {@link Long#MIN_VALUE} for none
  */
+@Internal
 public record PartitionSplit(
         String queue, String partition, String partitionId, long nextOffset, long skipBelowMicros)
         implements SourceSplit {

@@ -5,6 +5,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
@@ -12,6 +13,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * ever written stays readable; bytes of each version are kept under
  * {@code src/test/resources/partition-split-serializer/v<N>} and read back by a test.
  */
+@Internal
 public final class PartitionSplitSerializer implements SimpleVersionedSerializer<PartitionSplit> {
 
     static final int VERSION_1 = 1;

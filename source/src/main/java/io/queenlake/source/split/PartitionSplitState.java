@@ -1,9 +1,12 @@
 package io.queenlake.source.split;
 
+import org.apache.flink.annotation.Internal;
+
 /**
  * The moving part of a {@link PartitionSplit} while a reader owns it: the next offset to read.
  * Converts back with {@link #toSplit()} for checkpoints.
  */
+@Internal
 public final class PartitionSplitState {
 
     private final PartitionSplit split;

@@ -3,6 +3,7 @@ package io.queenlake.source.split;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.model.LostRange;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The windows' part of a queue split at a checkpoint: how far the queue's windows were closed
@@ -19,6 +20,7 @@ import java.util.List;
  * @param pendingLost lost ranges riding on records still open: a restore reads those records
  *     again from their own offsets, so the gaps before them ride on them again from here
  */
+@Internal
 public record QueueCut(
         long k, long lastEnd, long pointerEnd, List<CheckpointDoc.Position> closedPositions,
         List<LostRange> pendingLost) {

@@ -4,6 +4,7 @@ import io.queenlake.format.key.NameEscaping;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.source.SourceSplit;
 
 /**
@@ -15,6 +16,7 @@ import org.apache.flink.api.connector.source.SourceSplit;
  * @param partitions per partition incarnation, where reading resumes
  * @param cut the windows' numbering at the checkpoint, empty for a queue no checkpoint knew
  */
+@Internal
 public record QueueSplit(String queue, List<PartitionSplit> partitions, Optional<QueueCut> cut)
         implements SourceSplit {
 

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
@@ -19,6 +20,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * so it is refused with the way out: start without state, from the commit pointer, which resumes
  * exactly (docs/ARCHITECTURE.md "Restore"). Every later version stays readable.
  */
+@Internal
 public final class QueueSplitSerializer implements SimpleVersionedSerializer<QueueSplit> {
 
     static final int PARTITION_SPLITS = PartitionSplitSerializer.VERSION_1;

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The moving part of a {@link QueueSplit} while a reader owns it, on the task thread: each
@@ -15,6 +16,7 @@ import java.util.Optional;
  * waiting for their partition's next record, and the cut the split came with. {@link #toSplit}
  * makes the checkpointed split, with the replay positions of the open windows.
  */
+@Internal
 public final class QueueSplitState {
 
     private final String queue;

@@ -3,6 +3,7 @@ package io.queenlake.source.watermark;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The broker-time frontier of one queue on its reader: per partition split, how far the broker's
@@ -23,6 +24,7 @@ import java.util.OptionalLong;
  *       record stamped at or below an earlier pass's {@code S} was in that pass.
  * </ul>
  */
+@Internal
 public final class Frontier {
 
     private final long guardMicros;

@@ -2,6 +2,7 @@ package io.queenlake.job.sink.committable;
 
 import java.util.Arrays;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * One data object staged under its final key but not yet visible: the commit handle Flink's
@@ -12,6 +13,7 @@ import java.util.Objects;
  * @param recoverableVersion the version of the file system's commit-recoverable serializer
  * @param recoverable the serialized commit recoverable
  */
+@Internal
 public record StagedObject(String key, int recoverableVersion, byte[] recoverable) {
 
     public StagedObject {

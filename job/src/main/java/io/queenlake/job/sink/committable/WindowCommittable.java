@@ -6,6 +6,7 @@ import io.queenlake.format.manifest.ManifestObject;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What the writer hands the committer for one window: the manifest it will publish (not stamped
@@ -14,6 +15,7 @@ import java.util.Optional;
  * one. Everything needed to finish the window after a crash, and nothing the KV pointer does not
  * decide.
  */
+@Internal
 public record WindowCommittable(Manifest manifest, List<StagedObject> staged, Optional<CheckpointDoc> checkpoint) {
 
     public WindowCommittable {

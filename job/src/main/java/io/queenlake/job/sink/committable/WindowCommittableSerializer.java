@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
@@ -25,6 +26,7 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * positions; a version 1 committable has none, and its manifest is written without them. Strings are length-prefixed UTF-8 (no 64 KiB limit), the
  * checkpoint document is its compact JSON.
  */
+@Internal
 public final class WindowCommittableSerializer implements SimpleVersionedSerializer<WindowCommittable> {
 
     /** "QLWC": queen-lake window committable. */

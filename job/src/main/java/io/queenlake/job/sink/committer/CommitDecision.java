@@ -4,6 +4,7 @@ import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What the committer does with one window, decided from the KV pointer alone (the truth, never
@@ -19,6 +20,7 @@ import java.util.Optional;
  *       window with other objects, backwards, or over a gap). Never written over.</li>
  * </ul>
  */
+@Internal
 public enum CommitDecision {
     COMMIT,
     ALREADY_COMMITTED,

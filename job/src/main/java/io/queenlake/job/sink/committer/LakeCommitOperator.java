@@ -6,6 +6,7 @@ import io.queenlake.job.sink.LakeSinkConfig;
 import io.queenlake.job.sink.committable.WindowCommittable;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -52,6 +53,7 @@ import org.slf4j.LoggerFactory;
  *
  * It emits nothing: Flink's committer behind it sees no committable of this job.
  */
+@Internal
 public final class LakeCommitOperator extends AbstractStreamOperator<CommittableMessage<WindowCommittable>>
         implements OneInputStreamOperator<CommittableMessage<WindowCommittable>, CommittableMessage<WindowCommittable>>,
         BoundedOneInput {

@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 
 /**
@@ -27,6 +28,7 @@ import org.apache.flink.api.connector.sink2.Committer;
  * the pointer already covers with the same objects is signalled already committed, as Iceberg's
  * committer does.
  */
+@Internal
 public final class LakeCommitter implements Committer<WindowCommittable> {
 
     private final LakeSinkConfig config;

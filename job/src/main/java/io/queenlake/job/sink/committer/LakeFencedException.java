@@ -1,9 +1,12 @@
 package io.queenlake.job.sink.committer;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * Another writer moved a queue's commit pointer: this job must stop without writing over its
  * windows. The message names the queue, the pointer (k, tEnd) and the lease holder.
  */
+@PublicEvolving
 public final class LakeFencedException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;

@@ -4,6 +4,7 @@ import io.queenlake.job.window.ClosedWindow;
 import io.queenlake.job.window.ClosedWindowSerializer;
 import java.io.IOException;
 import java.util.Collection;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.TaskInfo;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -22,6 +23,7 @@ import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
  * committer than its queue's next windows, which could then meet the pointer one window short and
  * stop the job as fenced. {@link #refuseForeign} refuses that restore instead.
  */
+@Internal
 public final class CarriedWindowsSerializer implements SimpleVersionedSerializer<ClosedWindow> {
 
     private static final int VERSION = 1;

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Collection;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
@@ -48,6 +49,7 @@ import org.slf4j.LoggerFactory;
  * the writer's state gives back the carried ones, and the identical bytes are staged again. Never
  * publishes anything: that is the committer's job.
  */
+@Internal
 public final class LakeWriter implements CommittingSinkWriter<ClosedWindow, WindowCommittable>,
         StatefulSinkWriter<ClosedWindow, ClosedWindow> {
 

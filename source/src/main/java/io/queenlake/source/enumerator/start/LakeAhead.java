@@ -2,6 +2,7 @@ package io.queenlake.source.enumerator.start;
 
 import java.util.Objects;
 import java.util.OptionalLong;
+import org.apache.flink.annotation.Internal;
 
 /**
  * A queue whose lake is ahead of its commit pointer: manifests exist in the bucket beyond the
@@ -14,6 +15,7 @@ import java.util.OptionalLong;
  * @param pointerK the pointer's {@code k}, empty when the pointer is absent
  * @param highestManifest the highest manifest found above it (manifests are contiguous from there)
  */
+@Internal
 public record LakeAhead(String queue, String pointerKey, OptionalLong pointerK, long highestManifest) {
 
     /** The command that rebuilds the pointer, for messages. */

@@ -3,12 +3,14 @@ package io.queenlake.source.enumerator.start;
 import io.queenlake.format.key.Prefix;
 import java.net.URI;
 import java.util.Objects;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The lake's base path with its key prefix ({@code s3://bucket/queen}, {@code file:///data/lake/queen}),
  * split into the file system root ({@code s3://bucket/}) and the validated {@link Prefix}, so the
  * format module's key builders name every object and a listed path maps back to its key.
  */
+@Internal
 public record LakeRoot(String fileSystemRoot, Prefix prefix) {
 
     public LakeRoot {

@@ -6,6 +6,7 @@ import io.queenlake.format.manifest.Intent;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.OptionalLong;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.fs.FileSystem;
 import org.apache.flink.core.fs.Path;
 
@@ -22,6 +23,7 @@ import org.apache.flink.core.fs.Path;
  * listing from a key (S3's {@code start-after}); listing the queue's manifest folder would cost a
  * page per thousand windows, more as the lake ages. Blocking: run it off the coordinator thread.
  */
+@Internal
 public final class ManifestTrail {
 
     private final LakeRoot root;

@@ -5,6 +5,7 @@ import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.source.split.PartitionSplit;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Where one queue starts, decided once when the queue is first found without Flink state and kept
@@ -30,6 +31,7 @@ import java.util.Optional;
  *
  * @param micros {@code tEnd} for a pointer, the first pass's safeTime for latest, unused for earliest
  */
+@Internal
 public record StartDecision(Kind kind, long micros) {
 
     /** How the queue's start was decided. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 
 /**
  * What the broker and the bucket say about one queue before its first pass: the commit pointer,
@@ -22,6 +23,7 @@ import java.util.Optional;
  * @param refusal why the queue must not start now: its lake is ahead of its pointer, or the lake
  *     could not be checked; such a queue gets no split and is checked again later
  */
+@Internal
 public record StartPlan(Optional<Committed> pointer, Map<String, CheckpointDoc.Position> positions,
         Optional<Long> openIntentStart, Optional<Refusal> refusal) {
 

@@ -7,9 +7,9 @@ import io.queenlake.broker.kv.ObservedIntent;
 import io.queenlake.broker.kv.ObservedPointer;
 import io.queenlake.format.manifest.CheckpointDoc;
 import io.queenlake.format.manifest.Committed;
+import io.queenlake.format.manifest.Intent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import io.queenlake.format.manifest.Intent;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -17,13 +17,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.flink.annotation.Internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +39,7 @@ import org.slf4j.LoggerFactory;
  * {@code QueenException}; an undecodable pointer or intent is an
  * {@link io.queenlake.broker.kv.UnreadableDocumentException} (the job must not guess where a queue continues).
  */
+@Internal
 public final class StartPlanLoader implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(StartPlanLoader.class);
