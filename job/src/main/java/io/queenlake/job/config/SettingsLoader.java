@@ -292,6 +292,10 @@ public final class SettingsLoader {
         private TableUpkeep upkeep() {
             int kept = (int) number(Setting.ICEBERG_SNAPSHOTS_KEPT);
             int max = (int) number(Setting.ICEBERG_SNAPSHOTS_MAX);
+            if (origin(Setting.ICEBERG_SNAPSHOTS_MAX) == Origin.DEFAULT) {
+                // The default maximum (100) never refuses a kept count a setup chose before it was lowered.
+                max = Math.max(max, kept);
+            }
             if (max < kept) {
                 throw new SettingsException("QUEEN_LAKE_ICEBERG_SNAPSHOTS_MAX=" + max + " " + origin(Setting.ICEBERG_SNAPSHOTS_MAX)
                         .describe(Setting.ICEBERG_SNAPSHOTS_MAX) + " is below QUEEN_LAKE_ICEBERG_SNAPSHOTS_KEPT=" + kept

@@ -52,6 +52,8 @@ final class TableMaintenance implements Closeable {
     /** Per table: when its last expiry was asked for (ms), so one is queued or running at most. */
     private final Map<String, Long> lastAsked = new ConcurrentHashMap<>();
     private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    /** Tables whose last expiry failed: tried again at the interval only. */
+    private final Set<String> failing = ConcurrentHashMap.newKeySet();
     /** Per table: when its orphan files were last removed (ms). */
     private final Map<String, Long> lastSwept = new ConcurrentHashMap<>();
     final AtomicLong expiries = new AtomicLong();
@@ -78,8 +80,8 @@ final class TableMaintenance implements Closeable {
     /**
      * Called on the committer's thread after an append of {@code name}: queues an expiry of the
      * table unless one is queued or running, or the last one was asked less than the interval ago
-     * and the table holds no more than {@link TableUpkeep#snapshotsMax} snapshots (so however fast
-     * windows commit, the metadata every commit rewrites stays bounded).
+     * and the table's history is not past {@link TableUpkeep#snapshotsMax} (so however fast windows
+     * commit, the metadata every commit rewrites stays bounded).
      *
      * @param appended the table as the append left it (its snapshots are counted, in memory)
      * @param load loads the table afresh on the maintenance thread (its own client state, never
@@ -88,8 +90,7 @@ final class TableMaintenance implements Closeable {
     void afterAppend(String name, Table appended, Supplier<Table> load) {
         long now = clock.getAsLong();
         Long last = lastAsked.get(name);
-        if (last != null && now - last < upkeep.expireEveryMs()
-                && count(appended.snapshots()) <= upkeep.snapshotsMax()) {
+        if (last != null && now - last < upkeep.expireEveryMs() && !overTheMaximum(name, appended)) {
             return;
         }
         if (!pending.add(name)) {
@@ -102,7 +103,9 @@ final class TableMaintenance implements Closeable {
                     Table table = load.get();
                     try {
                         expire(table);
+                        failing.remove(name);
                     } catch (RuntimeException e) {
+                        failing.add(name);
                         failures.incrementAndGet();
                         LOG.warn("expiring snapshots of Iceberg table {} failed, tried again in {} ms: {}", name,
                                 upkeep.expireEveryMs(), e.toString());
@@ -118,6 +121,24 @@ final class TableMaintenance implements Closeable {
             });
         } catch (RuntimeException rejected) {
             pending.remove(name);
+        }
+    }
+
+    /**
+     * Whether the table's history is past {@link TableUpkeep#snapshotsMax} and a cut would bring it
+     * back under: then the expiry does not wait for the interval. Not after an expiry of the table
+     * failed (it is tried again at the interval), nor when the kept snapshots are the maximum; and
+     * never throws, since the append it follows went through (a table whose refresh fails is not
+     * counted).
+     */
+    private boolean overTheMaximum(String name, Table appended) {
+        if (upkeep.snapshotsAfterCut() >= upkeep.snapshotsMax() || failing.contains(name)) {
+            return false;
+        }
+        try {
+            return WindowAppend.ancestry(appended).size() > upkeep.snapshotsMax();
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 

@@ -84,8 +84,9 @@ class SettingsLoaderTest {
                 "pw"));
         SAMPLES.put(Setting.ICEBERG_SNAPSHOT_MAX_AGE_MS, new Sample("60000",
                 s -> s.catalog().get().upkeep().snapshotMaxAgeMs(), 60_000L));
-        SAMPLES.put(Setting.ICEBERG_SNAPSHOTS_KEPT, new Sample("40", s -> s.catalog().get().upkeep().snapshotsKept(),
-                40));
+        // Above the default maximum (100), which then follows it: a setup from before that default still starts.
+        SAMPLES.put(Setting.ICEBERG_SNAPSHOTS_KEPT, new Sample("1000", s -> s.catalog().get().upkeep().snapshotsKept(),
+                1000));
         SAMPLES.put(Setting.ICEBERG_SNAPSHOTS_MAX, new Sample("50", s -> s.catalog().get().upkeep().snapshotsMax(), 50));
         SAMPLES.put(Setting.ICEBERG_METADATA_VERSIONS_KEPT, new Sample("3",
                 s -> s.catalog().get().upkeep().metadataVersionsKept(), 3));
