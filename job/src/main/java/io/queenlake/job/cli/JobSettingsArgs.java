@@ -1,15 +1,12 @@
 package io.queenlake.job.cli;
 
+import io.queenlake.job.config.JobArguments;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.config.LongOptions;
-import io.queenlake.job.config.Setting;
 import io.queenlake.job.config.SettingsLoader;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Predicate;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
@@ -31,7 +28,7 @@ final class JobSettingsArgs {
 
     /** @param ownOptions the command's own options; every other {@code --name value} is a job setting */
     static JobSettingsArgs split(String command, String[] args, List<CliOption> ownOptions) {
-        return split(command, args, ownOptions, null);
+        return split(command, args, ownOptions, true);
     }
 
     /**
@@ -40,24 +37,23 @@ final class JobSettingsArgs {
      * anything else is refused as the command's unknown option.
      */
     static JobSettingsArgs splitKnownSettings(String command, String[] args, List<CliOption> ownOptions) {
-        Set<String> settings = new HashSet<>();
-        for (Setting s : Setting.values()) {
-            settings.add(s.argName());
-            settings.add(s.envName());
-        }
-        return split(command, args, ownOptions, settings::contains);
+        return split(command, args, ownOptions, false);
     }
 
-    /** @param isSetting which names are job settings; null: every name that is not the command's own */
+    /**
+     * @param settingsFirst whether a name that is neither the command's nor a setting's is refused
+     *     as a job argument ({@code run}, {@code verify}: their options are mostly settings) rather
+     *     than as the command's unknown option
+     */
     private static JobSettingsArgs split(String command, String[] args, List<CliOption> ownOptions,
-            Predicate<String> isSetting) {
+            boolean settingsFirst) {
         Map<String, CliOption> own = CommandArgs.byName(ownOptions);
         LongOptions.Refusals commands = CommandArgs.parse(command, new String[0], ownOptions).refusals();
         List<LongOptions.Given> given = LongOptions.parse(args, name -> {
             if (own.containsKey(name)) {
                 return own.get(name).isFlag();
             }
-            return isSetting == null || isSetting.test(name) ? Boolean.FALSE : null;
+            return JobArguments.isSetting(name) ? Boolean.FALSE : null;
         }, new LongOptions.Refusals() {
             @Override
             public RuntimeException notAnOption(String arg) {
@@ -66,13 +62,12 @@ final class JobSettingsArgs {
 
             @Override
             public RuntimeException unknown(String name) {
-                return commands.unknown(name);
+                return settingsFirst ? JobArguments.notASetting(name) : commands.unknown(name);
             }
 
             @Override
             public RuntimeException noValue(String name) {
-                return own.containsKey(name) ? commands.noValue(name)
-                        : new UsageException(command + ": --" + name + " needs a value (a job setting's)");
+                return own.containsKey(name) ? commands.noValue(name) : JobArguments.noValue(name);
             }
         });
         List<String> mine = new ArrayList<>();
