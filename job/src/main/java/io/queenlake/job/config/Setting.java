@@ -123,7 +123,8 @@ public enum Setting {
     ICEBERG_SNAPSHOTS_MAX(SettingSpec.number("QUEEN_LAKE_ICEBERG_SNAPSHOTS_MAX").defaultValue(100).range(1, 100_000)
             .description("At most this many snapshots stay in a table, whatever their age (at least"
                     + " QUEEN_LAKE_ICEBERG_SNAPSHOTS_KEPT): the current metadata, which every commit rewrites, stays"
-                    + " under 100 KB with short windows. Past it, an expiry keeps the newest quarter at once.")),
+                    + " under 100 KB with short windows. Past it, an expiry keeps the newest quarter at once. Unset, it"
+                    + " is at least QUEEN_LAKE_ICEBERG_SNAPSHOTS_KEPT.")),
     ICEBERG_METADATA_VERSIONS_KEPT(SettingSpec.number("QUEEN_LAKE_ICEBERG_METADATA_VERSIONS_KEPT").defaultValue(10)
             .range(1, 1_000)
             .description("Old metadata.json files a table keeps; older ones are deleted after each commit"
