@@ -1,5 +1,9 @@
 package io.queenlake.job.iceberg;
 
+import static io.queenlake.job.iceberg.StandInWindows.HOUR_MICROS;
+import static io.queenlake.job.iceberg.StandInWindows.QUEUE;
+import static io.queenlake.job.iceberg.StandInWindows.SINK;
+import static io.queenlake.job.iceberg.StandInWindows.T;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,9 +12,7 @@ import io.queenlake.devstack.catalog.DevCatalogOptions;
 import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
 import io.queenlake.format.manifest.Manifest;
-import io.queenlake.format.manifest.ManifestObject;
 import io.queenlake.format.model.Align;
-import io.queenlake.format.model.Layout;
 import io.queenlake.job.testutils.CapturedLog;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -52,11 +54,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class TableForeignSnapshotTest {
 
-    private static final long HOUR_MICROS = 3_600_000_000L;
-    private static final long T = 1_796_000L * HOUR_MICROS;
-    private static final long W = 100_000L;
-    private static final String SINK = "default";
-    private static final String QUEUE = "orders";
     private static final int FOREIGN = 3;
 
     @TempDir
@@ -184,12 +181,8 @@ class TableForeignSnapshotTest {
         return dir.resolve("lake").toUri() + key;
     }
 
-    /** Window {@code k} of 100 ms: one 3-record object (the catalog never opens it). */
     private static Manifest window(long k) {
-        long tStart = T + (k - 1) * W;
-        return new Manifest(SINK, "t", QUEUE, k, tStart, tStart + W, "parquet", "zstd", Layout.MERGED,
-                List.of(ManifestObject.merged("w-" + k + ".parquet", 20, 3, "aa")), 3, 20, 1, tStart, tStart + W - 1,
-                List.of(), "queen-lake/test", 1_791_007_800_000_000L + k);
+        return StandInWindows.window(k, "w-" + k + ".parquet", 1_791_007_800_000_000L + k);
     }
 
     /** What an engine's own writer adds: a file under the table's location, a plain fast append. */

@@ -1,11 +1,11 @@
 package io.queenlake.job.iceberg;
 
+import static io.queenlake.job.iceberg.StandInWindows.QUEUE;
+import static io.queenlake.job.iceberg.StandInWindows.SINK;
+import static io.queenlake.job.iceberg.StandInWindows.inLake;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.queenlake.format.manifest.Manifest;
-import io.queenlake.format.manifest.ManifestObject;
 import io.queenlake.format.model.Align;
-import io.queenlake.format.model.Layout;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.FileTime;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.iceberg.FileScanTask;
@@ -36,11 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class TableOrphanFilesTest {
 
-    private static final long HOUR_MICROS = 3_600_000_000L;
-    private static final long T = 1_796_000L * HOUR_MICROS;
-    private static final long W = 100_000L;
-    private static final String SINK = "default";
-    private static final String QUEUE = "orders";
     private static final long DAY_MS = 86_400_000L;
     /** Every expiry turn but the first is a day away: the test's appends meet at most one. */
     private static final TableUpkeep UPKEEP = new TableUpkeep(3_600_000L, 5, 30, 5, 10, DAY_MS, 3 * DAY_MS);
@@ -54,7 +48,7 @@ class TableOrphanFilesTest {
         CatalogLink link = link();
         try (QueueTables tables = new QueueTables(link, SINK, "t", Align.HOUR, key -> lakePath(lake, key))) {
             for (long k = 1; k <= 20; k++) {
-                assertThat(tables.append(window(lake, k), "manifest-" + k)).isTrue();
+                assertThat(tables.append(inLake(lake, k), "manifest-" + k)).isTrue();
             }
         }
         Catalog catalog = link.open();
@@ -103,7 +97,7 @@ class TableOrphanFilesTest {
         CatalogLink link = link();
         try (QueueTables tables = new QueueTables(link, SINK, "t", Align.HOUR, key -> lakePath(lake, key))) {
             for (long k = 1; k <= 5; k++) {
-                assertThat(tables.append(window(lake, k), "manifest-" + k)).isTrue();
+                assertThat(tables.append(inLake(lake, k), "manifest-" + k)).isTrue();
             }
         }
         Path orphan;
@@ -121,7 +115,7 @@ class TableOrphanFilesTest {
 
         // A new run: its first append asks for the table's upkeep turn, which removes the orphan.
         try (QueueTables tables = new QueueTables(link, SINK, "t", Align.HOUR, key -> lakePath(lake, key))) {
-            assertThat(tables.append(window(lake, 6), "manifest-6")).isTrue();
+            assertThat(tables.append(inLake(lake, 6), "manifest-6")).isTrue();
             long deadline = System.currentTimeMillis() + 30_000;
             while (tables.maintenanceCounts()[5] == 0 && System.currentTimeMillis() < deadline) {
                 Thread.sleep(50);
@@ -205,19 +199,6 @@ class TableOrphanFilesTest {
 
     private static String lakePath(Path lake, String key) {
         return lake.resolve(key).toUri().toString();
-    }
-
-    /** Window {@code k}: one object of 3 records, a stand-in file in the lake folder. */
-    private static Manifest window(Path lake, long k) throws IOException {
-        String key = "k-" + k + ".parquet";
-        Path object = lake.resolve(key);
-        if (!Files.exists(object)) {
-            Files.writeString(object, "stand-in of window " + k);
-        }
-        long tStart = T + (k - 1) * W;
-        return new Manifest(SINK, "t", QUEUE, k, tStart, tStart + W, "parquet", "zstd", Layout.MERGED,
-                List.of(ManifestObject.merged(key, 20, 3, "aa")), 3, 20, 1, tStart, tStart + W - 1, List.of(),
-                "queen-lake/test", null);
     }
 
     private static void close(Catalog catalog) throws IOException {

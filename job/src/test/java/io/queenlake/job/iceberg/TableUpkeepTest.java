@@ -1,12 +1,12 @@
 package io.queenlake.job.iceberg;
 
+import static io.queenlake.job.iceberg.StandInWindows.QUEUE;
+import static io.queenlake.job.iceberg.StandInWindows.SINK;
+import static io.queenlake.job.iceberg.StandInWindows.inLake;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.format.manifest.Manifest;
-import io.queenlake.format.manifest.ManifestObject;
 import io.queenlake.format.model.Align;
-import io.queenlake.format.model.Layout;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -35,12 +35,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TableUpkeepTest {
 
-    private static final long HOUR_MICROS = 3_600_000_000L;
-    /** An hour boundary: 100 ms windows from here stay in one hour partition. */
-    private static final long T = 1_796_000L * HOUR_MICROS;
-    private static final long W = 100_000L;
-    private static final String SINK = "default";
-    private static final String QUEUE = "orders";
 
     @TempDir
     Path dir;
@@ -56,7 +50,7 @@ class TableUpkeepTest {
         int retries = 0;
         try (QueueTables tables = new QueueTables(link, SINK, "t", Align.HOUR, key -> lake.resolve(key).toUri().toString())) {
             for (long k = 1; k <= windows; k++) {
-                Manifest m = window(lake, k);
+                Manifest m = inLake(lake, k);
                 long started = System.nanoTime();
                 while (true) {
                     try {
@@ -77,8 +71,8 @@ class TableUpkeepTest {
             }
 
             // A retry of window 1, whose snapshot expired long ago, and of the last window: found, not appended.
-            assertThat(tables.append(window(lake, 1), "manifest-1")).as("window 1 again").isFalse();
-            assertThat(tables.append(window(lake, windows), "manifest-" + windows)).as("the last window again").isFalse();
+            assertThat(tables.append(inLake(lake, 1), "manifest-1")).as("window 1 again").isFalse();
+            assertThat(tables.append(inLake(lake, windows), "manifest-" + windows)).as("the last window again").isFalse();
             assertThat(tables.lastAppended(QUEUE)).isEqualTo(windows);
             long[] counts = tables.maintenanceCounts();
             System.out.printf("upkeep: %d windows, %d expiries, %d snapshots expired, %d metadata files deleted,"
@@ -166,7 +160,7 @@ class TableUpkeepTest {
         long most = 0;
         try (QueueTables tables = new QueueTables(link, SINK, "t", Align.HOUR, key -> lake.resolve(key).toUri().toString())) {
             for (long k = 1; k <= windows; k++) {
-                Manifest m = window(lake, k);
+                Manifest m = inLake(lake, k);
                 while (true) {
                     try {
                         tables.append(m, "manifest-" + k);
@@ -186,7 +180,7 @@ class TableUpkeepTest {
                     windows, counts[0], most, retries);
             // The first append asks once by the clock; every other expiry was the count's.
             assertThat(counts[0]).as("expiries run").isGreaterThanOrEqualTo(3);
-            assertThat(tables.append(window(lake, 1), "manifest-1")).as("window 1 again, found").isFalse();
+            assertThat(tables.append(inLake(lake, 1), "manifest-1")).as("window 1 again, found").isFalse();
         }
         // Over the maximum by at most the appends made while one expiry ran (and a retry's leftovers).
         assertThat(most).as("the most snapshots the table held").isLessThanOrEqualTo(20 + 10 + retries);
@@ -208,19 +202,6 @@ class TableUpkeepTest {
     private CatalogLink link() {
         return CatalogLink.jdbc("jdbc:sqlite:" + dir.resolve("catalog.db") + "?synchronous=OFF&journal_mode=WAL", dir.resolve("warehouse").toUri().toString(),
                 "queen", null, null, CatalogLink.lakeFileIo(null, null, false, null, null));
-    }
-
-    /** Window {@code k}: one object of 3 records, written as a stand-in file in the lake folder. */
-    private static Manifest window(Path lake, long k) throws IOException {
-        String key = "k-" + k + ".parquet";
-        Path object = lake.resolve(key);
-        if (!Files.exists(object)) {
-            Files.writeString(object, "stand-in of window " + k);
-        }
-        long tStart = T + (k - 1) * W;
-        return new Manifest(SINK, "t", QUEUE, k, tStart, tStart + W, "parquet", "zstd", Layout.MERGED,
-                List.of(ManifestObject.merged(key, 20, 3, "aa")), 3, 20, 1, tStart, tStart + W - 1, List.of(),
-                "queen-lake/test", null);
     }
 
     private static List<Long> ancestorsWindows(Table table) {
