@@ -15,6 +15,8 @@ final class CommandArgs {
 
     private final String command;
     private final Map<String, CliOption> options = new LinkedHashMap<>();
+    /** Every name an option is known by, its aliases too. */
+    private final Map<String, CliOption> byName;
     private final Map<String, String> values = new HashMap<>();
 
     private CommandArgs(String command, List<CliOption> declared) {
@@ -22,21 +24,25 @@ final class CommandArgs {
         for (CliOption option : declared) {
             options.put(option.name(), option);
         }
+        this.byName = byName(declared);
     }
 
     static CommandArgs parse(String command, String[] args, List<CliOption> declared) {
         CommandArgs parsed = new CommandArgs(command, declared);
-        Map<String, CliOption> byName = byName(declared);
         List<LongOptions.Given> given = LongOptions.parse(args,
-                name -> byName.containsKey(name) ? byName.get(name).isFlag() : null, parsed.refusals());
+                name -> parsed.byName.containsKey(name) ? parsed.byName.get(name).isFlag() : null, parsed.refusals());
         for (LongOptions.Given g : given) {
-            parsed.values.put(byName.get(g.name()).name(), g.value());
+            parsed.values.put(parsed.byName.get(g.name()).name(), g.value());
         }
         return parsed;
     }
 
-    /** This command's words for a refused argument. */
-    LongOptions.Refusals refusals() {
+    /** The command's words for a refused argument, for a parser that reads its options among others. */
+    static LongOptions.Refusals refusals(String command, List<CliOption> declared) {
+        return new CommandArgs(command, declared).refusals();
+    }
+
+    private LongOptions.Refusals refusals() {
         return new LongOptions.Refusals() {
             @Override
             public RuntimeException notAnOption(String arg) {
@@ -54,7 +60,7 @@ final class CommandArgs {
             @Override
             public RuntimeException noValue(String name) {
                 return new UsageException(command + ": option --" + name + " needs a value ("
-                        + byName(List.copyOf(options.values())).get(name).value() + ")");
+                        + byName.get(name).value() + ")");
             }
         };
     }

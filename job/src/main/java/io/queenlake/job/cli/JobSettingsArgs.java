@@ -48,7 +48,7 @@ final class JobSettingsArgs {
     private static JobSettingsArgs split(String command, String[] args, List<CliOption> ownOptions,
             boolean settingsFirst) {
         Map<String, CliOption> own = CommandArgs.byName(ownOptions);
-        LongOptions.Refusals commands = CommandArgs.parse(command, new String[0], ownOptions).refusals();
+        LongOptions.Refusals commands = CommandArgs.refusals(command, ownOptions);
         List<LongOptions.Given> given = LongOptions.parse(args, name -> {
             if (own.containsKey(name)) {
                 return own.get(name).isFlag();
