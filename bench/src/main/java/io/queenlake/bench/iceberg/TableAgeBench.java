@@ -1,5 +1,6 @@
 package io.queenlake.bench.iceberg;
 
+import io.queenlake.job.sink.table.CatalogUnavailableException;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestObject;
 import io.queenlake.format.model.Align;
@@ -179,7 +180,7 @@ public final class TableAgeBench {
             try {
                 tables.append(m, "manifest-" + m.k());
                 return;
-            } catch (io.queenlake.job.iceberg.CatalogUnavailableException e) {
+            } catch (io.queenlake.job.sink.table.CatalogUnavailableException e) {
                 // An append that met the expiry's commit: the committer retries it the same way.
                 if (attempt >= 10) {
                     throw e;

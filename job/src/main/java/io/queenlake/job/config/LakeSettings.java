@@ -179,7 +179,7 @@ public record LakeSettings(
                 .requestTimeout(BROKER_REQUEST_TIMEOUT)
                 .commitConcurrency(commitConcurrency)
                 .commitKvWritesPerSecond(commitKvWritesPerSecond)
-                .catalog(catalog.orElse(null))
+                .tables(catalog.orElse(null))
                 .build();
     }
 

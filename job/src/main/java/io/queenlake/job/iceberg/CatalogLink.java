@@ -1,6 +1,7 @@
 package io.queenlake.job.iceberg;
 
-import java.io.Serializable;
+import io.queenlake.format.object.Format;
+import io.queenlake.job.sink.table.WindowTables;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -22,7 +23,7 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
  * {@link TableHistory}). Secrets never appear in {@link #toString()}.
  */
 public record CatalogLink(String type, Map<String, String> properties, String namespace, TableUpkeep upkeep,
-        long backfillWindows) implements Serializable {
+        long backfillWindows) implements WindowTables.Factory {
 
     private static final long serialVersionUID = 1L;
     /**
@@ -125,6 +126,21 @@ public record CatalogLink(String type, Map<String, String> properties, String na
         if (value != null && !value.isBlank()) {
             p.put(key, value);
         }
+    }
+
+    /** The committer's side of the catalog: each queue's table, appended to after a window's manifest. */
+    @Override
+    public WindowTables open(WindowTables.Lake lake) {
+        return new QueueTables(this, lake.sink(), lake.tenant(), lake.align(), lake.pathOfKey());
+    }
+
+    /** A table registers the lake's objects as its data files, so it holds Parquet objects only. */
+    @Override
+    public Optional<String> problemWith(Format format) {
+        return format instanceof Format.Parquet ? Optional.empty()
+                : Optional.of("an Iceberg catalog registers the lake's Parquet objects as its data files,"
+                        + " so it needs QUEEN_S3_FORMAT=parquet, not " + format.name()
+                        + ": set QUEEN_S3_FORMAT=parquet, or QUEEN_LAKE_ICEBERG_CATALOG=none.");
     }
 
     /** A new client of the catalog, named {@link #NAME}; the caller closes it. */

@@ -1,5 +1,6 @@
 package io.queenlake.job.iceberg;
 
+import io.queenlake.job.sink.table.CatalogUnavailableException;
 import io.queenlake.broker.client.Outages;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;

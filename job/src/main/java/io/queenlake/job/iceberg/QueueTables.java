@@ -1,8 +1,10 @@
 package io.queenlake.job.iceberg;
 
+import io.queenlake.job.sink.table.CatalogUnavailableException;
+import io.queenlake.job.sink.table.TableRefusedException;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.model.Align;
-import java.io.Closeable;
+import io.queenlake.job.sink.table.WindowTables;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * windows, or behind it) first gets them from their manifests in the lake ({@link TableHistory}),
  * so it holds the lake's windows as the lake does.
  */
-public final class QueueTables implements Closeable {
+public final class QueueTables implements WindowTables {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueueTables.class);
 
@@ -82,6 +84,7 @@ public final class QueueTables implements Closeable {
      * @throws CatalogUnavailableException when the catalog or its storage failed, to retry. Queues
      *     append at once (each table is one queue's, committed by one thread at a time).
      */
+    @Override
     public boolean append(Manifest window, String manifestKey) throws CatalogUnavailableException {
         String table = link.tableOf(window.queue()).toString();
         try {
@@ -251,7 +254,7 @@ public final class QueueTables implements Closeable {
     public synchronized void close() throws IOException {
         maintenance.close();
         history.close();
-        if (catalog instanceof Closeable closeable) {
+        if (catalog instanceof java.io.Closeable closeable) {
             closeable.close();
         }
         catalog = null;

@@ -1,5 +1,6 @@
 package io.queenlake.job.iceberg;
 
+import io.queenlake.job.sink.table.TableRefusedException;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.key.SidecarKeys;
 import io.queenlake.format.manifest.Manifest;

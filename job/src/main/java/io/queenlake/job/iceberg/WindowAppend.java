@@ -1,5 +1,6 @@
 package io.queenlake.job.iceberg;
 
+import io.queenlake.job.sink.table.TableRefusedException;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestObject;
 import java.nio.ByteBuffer;

@@ -4,7 +4,7 @@ import io.queenlake.broker.client.QueenNames;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
-import io.queenlake.job.iceberg.CatalogLink;
+import io.queenlake.job.sink.table.WindowTables;
 import io.queenlake.source.QueenSourceOptions;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -28,7 +28,7 @@ public final class LakeSinkBuilder {
     private Duration requestTimeout = Duration.ofSeconds(30);
     private long stagingBytesInFlight = DEFAULT_STAGING_BYTES_IN_FLIGHT;
     private CrashHook crashHook;
-    private CatalogLink catalog;
+    private WindowTables.Factory tables;
     private String endpoint = "(the S3 file system's s3.endpoint)";
     private Duration stagingRetryFor = DEFAULT_STAGING_RETRY_FOR;
     private int commitConcurrency = (int) LakeSinkOptions.COMMIT_CONCURRENCY.defaultNumber();
@@ -123,9 +123,12 @@ public final class LakeSinkBuilder {
         return this;
     }
 
-    /** Also append every committed window to its queue's Iceberg table through this catalog (Parquet only). */
-    public LakeSinkBuilder catalog(CatalogLink catalog) {
-        this.catalog = catalog;
+    /**
+     * Also append every committed window to its queue's table in {@code tables}, after its manifest
+     * and before its pointer (Iceberg: {@code queen-lake-iceberg}'s {@code CatalogLink}).
+     */
+    public LakeSinkBuilder tables(WindowTables.Factory tables) {
+        this.tables = tables;
         return this;
     }
 
@@ -170,10 +173,10 @@ public final class LakeSinkBuilder {
             throw new IllegalArgumentException("the lake sink's staging bytes in flight must be above zero, was "
                     + stagingBytesInFlight + ": set a positive byte count (default " + DEFAULT_STAGING_BYTES_IN_FLIGHT + ").");
         }
-        if (catalog != null && !(writerSettings.format() instanceof Format.Parquet)) {
-            throw new IllegalArgumentException("an Iceberg catalog registers the lake's Parquet objects as its data files,"
-                    + " so it needs QUEEN_S3_FORMAT=parquet, not " + writerSettings.format().name()
-                    + ": set QUEEN_S3_FORMAT=parquet, or QUEEN_LAKE_ICEBERG_CATALOG=none.");
+        if (tables != null) {
+            tables.problemWith(writerSettings.format()).ifPresent(problem -> {
+                throw new IllegalArgumentException(problem);
+            });
         }
         if (stagingRetryFor == null || stagingRetryFor.isNegative()) {
             throw new IllegalArgumentException("the lake sink's staging retry time must be zero or more, was "
@@ -183,7 +186,7 @@ public final class LakeSinkBuilder {
         LakeSinkOptions.COMMIT_KV_WRITES_PER_SECOND.requireInRange(commitKvWritesPerSecond);
         return new LakeSinkConfig(checkedRoot, prefix, writerSettings, sinkName, tenant.toLowerCase(java.util.Locale.ROOT),
                 brokerUrl.strip(), token, requestTimeout, stagingBytesInFlight, crashHook, endpoint,
-                stagingRetryFor, catalog, commitConcurrency, commitKvWritesPerSecond);
+                stagingRetryFor, tables, commitConcurrency, commitKvWritesPerSecond);
     }
 
     private String checkedRoot() {

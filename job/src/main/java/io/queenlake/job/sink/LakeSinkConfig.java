@@ -8,7 +8,7 @@ import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
 import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
-import io.queenlake.job.iceberg.CatalogLink;
+import io.queenlake.job.sink.table.WindowTables;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Optional;
@@ -43,18 +43,18 @@ public final class LakeSinkConfig implements Serializable {
     private final CrashHook crashHook;
     private final String endpoint;
     private final Duration stagingRetryFor;
-    private final CatalogLink catalog;
+    private final WindowTables.Factory tables;
     private final int commitConcurrency;
     private final int commitKvWritesPerSecond;
 
     LakeSinkConfig(String root, Prefix prefix, WriterSettings settings, String sinkName, String tenant,
             String brokerUrl, String token, Duration requestTimeout, long stagingBytesInFlight, CrashHook crashHook,
-            String endpoint, Duration stagingRetryFor, CatalogLink catalog, int commitConcurrency,
+            String endpoint, Duration stagingRetryFor, WindowTables.Factory tables, int commitConcurrency,
             int commitKvWritesPerSecond) {
         this.root = root;
         this.commitConcurrency = commitConcurrency;
         this.commitKvWritesPerSecond = commitKvWritesPerSecond;
-        this.catalog = catalog;
+        this.tables = tables;
         this.endpoint = endpoint;
         this.stagingRetryFor = stagingRetryFor;
         this.prefix = prefix.value();
@@ -126,9 +126,9 @@ public final class LakeSinkConfig implements Serializable {
         return stagingRetryFor;
     }
 
-    /** The Iceberg catalog every committed window is also appended through, if any. */
-    public Optional<CatalogLink> catalog() {
-        return Optional.ofNullable(catalog);
+    /** The tables every committed window is also appended to, if any. */
+    public Optional<WindowTables.Factory> tables() {
+        return Optional.ofNullable(tables);
     }
 
     public Optional<CrashHook> crashHook() {
@@ -163,6 +163,6 @@ public final class LakeSinkConfig implements Serializable {
                 + layout + " align=" + align + " target=" + targetBytes + "B, sink=" + sinkName + ", tenant=" + tenant
                 + ", stagingInFlight=" + stagingBytesInFlight + "B, broker=" + brokerUrl + ", token=" + (token == null || token.isEmpty() ? "none" : "set")
                 + (crashHook == null ? "" : ", crashHook=" + crashHook)
-                + (catalog == null ? "" : ", catalog=" + catalog) + "}";
+                + (tables == null ? "" : ", tables=" + tables) + "}";
     }
 }

@@ -1,5 +1,6 @@
 package io.queenlake.job.iceberg;
 
+import io.queenlake.job.sink.table.CatalogUnavailableException;
 import static io.queenlake.job.iceberg.StandInWindows.HOUR_MICROS;
 import static io.queenlake.job.iceberg.StandInWindows.QUEUE;
 import static io.queenlake.job.iceberg.StandInWindows.SINK;

@@ -1,5 +1,6 @@
 package io.queenlake.job.iceberg;
 
+import io.queenlake.job.sink.table.CatalogUnavailableException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

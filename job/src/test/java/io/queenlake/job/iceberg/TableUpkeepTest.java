@@ -1,5 +1,6 @@
 package io.queenlake.job.iceberg;
 
+import io.queenlake.job.sink.table.CatalogUnavailableException;
 import static io.queenlake.job.iceberg.StandInWindows.QUEUE;
 import static io.queenlake.job.iceberg.StandInWindows.SINK;
 import static io.queenlake.job.iceberg.StandInWindows.inLake;

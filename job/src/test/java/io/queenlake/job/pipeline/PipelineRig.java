@@ -161,7 +161,7 @@ final class PipelineRig implements AutoCloseable {
                 .writerSettings(job.writer())
                 .requestTimeout(Duration.ofSeconds(5));
         if (job.catalog() != null) {
-            sinkBuilder.catalog(job.catalog());
+            sinkBuilder.tables(job.catalog());
         }
         if (job.crashAt() != null) {
             sinkBuilder.crashOnceAt(job.crashAt(), job.crashFromK(), "pipeline-" + job.sink() + "-" + job.crashAt());

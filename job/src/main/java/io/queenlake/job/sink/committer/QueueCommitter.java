@@ -10,9 +10,9 @@ import io.queenlake.broker.kv.UnreadableDocumentException;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.manifest.Intent;
 import io.queenlake.format.manifest.Manifest;
-import io.queenlake.job.iceberg.CatalogUnavailableException;
-import io.queenlake.job.iceberg.QueueTables;
-import io.queenlake.job.iceberg.TableRefusedException;
+import io.queenlake.job.sink.table.CatalogUnavailableException;
+import io.queenlake.job.sink.table.TableRefusedException;
+import io.queenlake.job.sink.table.WindowTables;
 import io.queenlake.job.metrics.LakeMetrics;
 import io.queenlake.job.sink.CrashPoint;
 import io.queenlake.job.sink.LakeSinkConfig;
@@ -58,7 +58,7 @@ final class QueueCommitter implements AutoCloseable {
     private final Intents intents;
     private final LakeObjects objects;
     private final ExecutorService bucketIo;
-    private final Optional<QueueTables> tables;
+    private final Optional<WindowTables> tables;
     private final BrokerOutage brokerOutage;
     private final ForeignWrites foreign;
     /** Per queue, the newest window this instance committed or found committed: the steady state, where no manifest is read. */
@@ -67,7 +67,7 @@ final class QueueCommitter implements AutoCloseable {
     private final Map<String, Observed> lastSeen = new ConcurrentHashMap<>();
 
     private QueueCommitter(LakeSinkConfig config, LakeMetrics metrics, KvBatcher kv, CommitPointers pointers,
-            Intents intents, LakeObjects objects, ExecutorService bucketIo, Optional<QueueTables> tables) {
+            Intents intents, LakeObjects objects, ExecutorService bucketIo, Optional<WindowTables> tables) {
         this.config = config;
         this.tables = tables;
         this.metrics = metrics;
@@ -90,8 +90,8 @@ final class QueueCommitter implements AutoCloseable {
         LakeObjects objects = new LakeObjects(config);
         ExecutorService bucketIo = SinkThreads.pool(config.commitConcurrency(),
                 "lake-committer-" + config.sinkName() + "-bucket");
-        Optional<QueueTables> tables = config.catalog().map(link -> new QueueTables(link, config.sinkName(),
-                config.tenant(), config.writerSettings().align(), key -> config.pathOf(key).toString()));
+        Optional<WindowTables> tables = config.tables().map(factory -> factory.open(new WindowTables.Lake(
+                config.sinkName(), config.tenant(), config.writerSettings().align(), key -> config.pathOf(key).toString())));
         KvBatcher kv = new KvBatcher(client, kvWriteCallsPerSecond);
         return new QueueCommitter(config, metrics, kv, new CommitPointers(client, config.sinkName(), kv),
                 new Intents(client, config.sinkName(), kv), objects, bucketIo, tables);
