@@ -6,7 +6,7 @@ import io.queenlake.job.config.ProbeException;
 import io.queenlake.job.config.SettingsException;
 import io.queenlake.job.config.SettingsLoader;
 import io.queenlake.job.config.StartProbe;
-import io.queenlake.job.pipeline.LakePipeline;
+import io.queenlake.connector.pipeline.LakePipeline;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.configuration.DeploymentOptions;
