@@ -9,6 +9,7 @@ import io.queenlake.source.QueenSource;
 import io.queenlake.source.QueueEvent;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -28,7 +29,8 @@ public final class LakePipeline {
 
     private LakePipeline() {}
 
-    public static void attach(
+    /** Adds the graph to {@code env}; returns the sink, as {@code sinkTo} does. */
+    public static DataStreamSink<ClosedWindow> attach(
             StreamExecutionEnvironment env, QueenSource source, WindowSettings windows, LakeSink sink) {
         DataStream<QueueEvent> events = env
                 .fromSource(source, source.watermarkStrategy(), "Queen source")
@@ -36,7 +38,8 @@ public final class LakePipeline {
         DataStream<ClosedWindow> closed = events
                 .transform("Broker-clock windows", ClosedWindowTypeInfo.INSTANCE, new LakeWindowOperator(windows, sink.config().writerSettings().format()))
                 .uid(WINDOWS_UID);
-        closed.sinkTo(sink).uid(SINK_UID).name("Lake sink");
+        DataStreamSink<ClosedWindow> lake = closed.sinkTo(sink).uid(SINK_UID).name("Lake sink");
         ChainCheck.verify(env, SOURCE_UID, WINDOWS_UID, SINK_UID);
+        return lake;
     }
 }
