@@ -6,7 +6,6 @@ import io.queenlake.job.config.ProbeException;
 import io.queenlake.job.config.SettingsException;
 import io.queenlake.job.config.SettingsLoader;
 import io.queenlake.job.config.StartProbe;
-import io.queenlake.job.pipeline.LakePipeline;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.configuration.DeploymentOptions;
@@ -87,7 +86,7 @@ public final class LakeJob {
             throw new SettingsException("execution.checkpointing.mode=" + mode
                     + " could put a replayed record into a window twice: set it to EXACTLY_ONCE.");
         }
-        LakePipeline.attach(env, settings.source(), settings.windowSettings(), settings.lakeSink());
+        settings.queenLake().attach(env);
     }
 
     /**

@@ -1,12 +1,13 @@
 package io.queenlake.bench.iceberg;
 
+import io.queenlake.connector.sink.table.CatalogUnavailableException;
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestObject;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
-import io.queenlake.job.iceberg.CatalogLink;
-import io.queenlake.job.iceberg.QueueTables;
-import io.queenlake.job.iceberg.TableUpkeep;
+import io.queenlake.iceberg.CatalogLink;
+import io.queenlake.iceberg.QueueTables;
+import io.queenlake.iceberg.TableUpkeep;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -179,7 +180,7 @@ public final class TableAgeBench {
             try {
                 tables.append(m, "manifest-" + m.k());
                 return;
-            } catch (io.queenlake.job.iceberg.CatalogUnavailableException e) {
+            } catch (io.queenlake.connector.sink.table.CatalogUnavailableException e) {
                 // An append that met the expiry's commit: the committer retries it the same way.
                 if (attempt >= 10) {
                     throw e;

@@ -9,7 +9,7 @@ import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.config.SettingsLoader;
-import io.queenlake.job.iceberg.CatalogLink;
+import io.queenlake.iceberg.CatalogLink;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.queenlake.job.cli;
 
 import io.queenlake.job.config.LakeFileSystem;
 import io.queenlake.job.config.LakeSettings;
-import io.queenlake.job.sink.S3CallBounds;
+import io.queenlake.connector.sink.S3CallBounds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;

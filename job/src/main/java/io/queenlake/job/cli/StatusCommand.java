@@ -12,7 +12,7 @@ import io.queenlake.job.config.Origin;
 import io.queenlake.job.config.QueueList;
 import io.queenlake.job.config.Setting;
 import io.queenlake.job.config.SettingsException;
-import io.queenlake.job.iceberg.CatalogLink;
+import io.queenlake.iceberg.CatalogLink;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.queenlake.job.cli;
 
-import io.queenlake.job.iceberg.CatalogLink;
-import io.queenlake.job.iceberg.TableStatus;
+import io.queenlake.iceberg.CatalogLink;
+import io.queenlake.iceberg.TableStatus;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.PrintStream;

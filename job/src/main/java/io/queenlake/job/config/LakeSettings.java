@@ -3,9 +3,10 @@ package io.queenlake.job.config;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
-import io.queenlake.job.iceberg.CatalogLink;
-import io.queenlake.job.sink.LakeSink;
-import io.queenlake.job.window.WindowSettings;
+import io.queenlake.iceberg.CatalogLink;
+import io.queenlake.connector.QueenLake;
+import io.queenlake.connector.sink.LakeSink;
+import io.queenlake.connector.window.WindowSettings;
 import io.queenlake.source.QueenSource;
 import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.source.StartMode;
@@ -141,46 +142,49 @@ public record LakeSettings(
         return "queen-lake: " + String.join(", ", queues) + " -> " + lakePath();
     }
 
-    public QueenSource source() {
-        return QueenSource.builder()
+    /**
+     * The connector as these settings configure it: one broker connection for the source, the
+     * windows and the sink, the lake's root and layout, and each part's own tuning.
+     */
+    public QueenLake queenLake() {
+        return QueenLake.builder()
                 .brokerUrl(queenUrl)
                 .token(queenToken)
                 .tenant(tenant)
+                .sinkName(sink)
+                .requestTimeout(BROKER_REQUEST_TIMEOUT)
                 .queues(queues)
-                .sink(sink)
-                .instance(instance)
-                .start(start)
-                .safeGuardMs(safeGuardMs)
-                .discoveryIntervalMs(discoveryIntervalMs)
-                .fetchConcurrency(fetchConcurrency)
-                .leaseTtlMs(leaseTtlMs)
+                .lakeRoot(lakeRoot())
+                .prefix(prefix)
+                .writerSettings(writer)
                 .maxWindowMs(maxWindowMs)
-                .lakeRoot(lakePath())
-                .keyBudget(QueueKeyCheck.budgetOf(this))
-                .requestTimeoutMs(BROKER_REQUEST_TIMEOUT.toMillis())
+                .checkpointEvery(checkpointEvery)
+                .memoryBytes(memoryMb * 1024L * 1024L)
+                .start(start)
+                .tables(catalog.orElse(null))
+                .source(source -> source
+                        .instance(instance)
+                        .safeGuardMs(safeGuardMs)
+                        .discoveryIntervalMs(discoveryIntervalMs)
+                        .fetchConcurrency(fetchConcurrency)
+                        .leaseTtlMs(leaseTtlMs))
+                .sink(lake -> lake
+                        .endpoint(endpoint.text())
+                        .commitConcurrency(commitConcurrency)
+                        .commitKvWritesPerSecond(commitKvWritesPerSecond))
                 .build();
+    }
+
+    public QueenSource source() {
+        return queenLake().source();
     }
 
     public WindowSettings windowSettings() {
-        return new WindowSettings(tenant, sink, maxWindowMs, writer.align(), writer.targetBytes(), checkpointEvery,
-                queenUrl, queenToken, BROKER_REQUEST_TIMEOUT, memoryMb * 1024L * 1024L);
+        return queenLake().windows();
     }
 
     public LakeSink lakeSink() {
-        return LakeSink.builder()
-                .root(lakeRoot())
-                .endpoint(endpoint.text())
-                .prefix(prefix)
-                .writerSettings(writer)
-                .sinkName(sink)
-                .tenant(tenant)
-                .brokerUrl(queenUrl)
-                .token(queenToken)
-                .requestTimeout(BROKER_REQUEST_TIMEOUT)
-                .commitConcurrency(commitConcurrency)
-                .commitKvWritesPerSecond(commitKvWritesPerSecond)
-                .catalog(catalog.orElse(null))
-                .build();
+        return queenLake().sink();
     }
 
     /**

@@ -2,7 +2,7 @@ package io.queenlake.job.config;
 
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.window.WriterSettings;
-import io.queenlake.job.iceberg.CatalogLink;
+import io.queenlake.iceberg.CatalogLink;
 import io.queenlake.source.StartMode;
 import java.util.List;
 import java.util.Map;

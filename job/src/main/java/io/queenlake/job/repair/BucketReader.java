@@ -1,6 +1,6 @@
 package io.queenlake.job.repair;
 
-import io.queenlake.job.verify.FlinkLakeFiles;
+import io.queenlake.connector.verify.FlinkLakeFiles;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layering of the production modules (docs/ARCHITECTURE.md "Modules"): format <- broker <-
- * source <- job, with devstack beside source, used by the job's command line only. Each rule fails
+ * source <- connector <- iceberg <- job, with devstack beside source, used by the job's command
+ * line only; the connector reaches a table format only through its own WindowTables. Each rule fails
  * the build when a class imports against the arrows, or speaks to the broker outside its module.
  * (bench/ depends on every module and is on no other module's class path, so nothing can import it.)
  */
@@ -47,8 +48,8 @@ class ProductionCodeArchitectureTest {
     void theFormatModuleDependsOnNoOtherModule() {
         noClasses().that().resideInAPackage("io.queenlake.format..")
                 .should().dependOnClassesThat().resideInAnyPackage(
-                        "io.queenlake.broker..", "io.queenlake.source..", "io.queenlake.job..",
-                        "io.queenlake.devstack..")
+                        "io.queenlake.broker..", "io.queenlake.source..", "io.queenlake.connector..",
+                        "io.queenlake.iceberg..", "io.queenlake.job..", "io.queenlake.devstack..")
                 .check(production);
     }
 
@@ -56,15 +57,34 @@ class ProductionCodeArchitectureTest {
     void theBrokerModuleDependsOnTheFormatOnly() {
         noClasses().that().resideInAPackage("io.queenlake.broker..")
                 .should().dependOnClassesThat().resideInAnyPackage(
-                        "io.queenlake.source..", "io.queenlake.job..", "io.queenlake.devstack..")
+                        "io.queenlake.source..", "io.queenlake.connector..", "io.queenlake.iceberg..",
+                        "io.queenlake.job..", "io.queenlake.devstack..")
                 .check(production);
     }
 
     @Test
-    void theSourceNeverReachesTheJobOrTheDevStack() {
+    void theSourceNeverReachesTheConnectorTheJobOrTheDevStack() {
         noClasses().that().resideInAPackage("io.queenlake.source..")
                 .should().dependOnClassesThat().resideInAnyPackage(
-                        "io.queenlake.job..", "io.queenlake.devstack..")
+                        "io.queenlake.connector..", "io.queenlake.iceberg..", "io.queenlake.job..",
+                        "io.queenlake.devstack..")
+                .check(production);
+    }
+
+    @Test
+    void theConnectorKnowsNoTableFormatNoApplicationAndNoDevStack() {
+        noClasses().that().resideInAPackage("io.queenlake.connector..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "io.queenlake.iceberg..", "io.queenlake.job..", "io.queenlake.devstack..")
+                .orShould().dependOnClassesThat().resideInAPackage("org.apache.iceberg..")
+                .because("a Flink user's job depends on the connector alone; tables plug in through WindowTables")
+                .check(production);
+    }
+
+    @Test
+    void theIcebergTablesServeTheApplicationAndNeverReachIt() {
+        noClasses().that().resideInAPackage("io.queenlake.iceberg..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.queenlake.job..", "io.queenlake.devstack..")
                 .check(production);
     }
 
@@ -72,7 +92,8 @@ class ProductionCodeArchitectureTest {
     void theDevStackServesTheJobAndIsNeverServedByIt() {
         noClasses().that().resideInAPackage("io.queenlake.devstack..")
                 .should().dependOnClassesThat().resideInAnyPackage(
-                        "io.queenlake.source..", "io.queenlake.job..")
+                        "io.queenlake.source..", "io.queenlake.connector..", "io.queenlake.iceberg..",
+                        "io.queenlake.job..")
                 .check(production);
     }
 
@@ -116,8 +137,9 @@ class ProductionCodeArchitectureTest {
 
     @Test
     void theImportHoldsEveryProductionModuleAndNoTestCode() {
-        for (String module : List.of("format", "broker", "source", "job", "devstack")) {
-            assertThat(production.stream().anyMatch(c -> c.getPackageName().startsWith("io.queenlake." + module + ".")))
+        for (String module : List.of("format", "broker", "source", "connector", "iceberg", "job",
+                "devstack")) {
+            assertThat(production.stream().anyMatch(c -> (c.getPackageName() + ".").startsWith("io.queenlake." + module + ".")))
                     .as("production classes of module %s imported", module).isTrue();
         }
         assertThat(production.stream().map(JavaClass::getSimpleName)).doesNotContain("EnumeratorRig",

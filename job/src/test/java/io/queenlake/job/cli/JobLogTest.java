@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 class JobLogTest {
 
     private static final String FLINK = "org.apache.flink.runtime.JobLogTestExample";
-    private static final String SINK = "io.queenlake.job.sink.JobLogTestExample";
+    private static final String SINK = "io.queenlake.connector.sink.JobLogTestExample";
 
     @TempDir
     Path dir;

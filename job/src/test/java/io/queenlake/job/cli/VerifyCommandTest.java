@@ -24,7 +24,7 @@ import io.queenlake.format.window.EncodedObject;
 import io.queenlake.format.window.EncodedWindow;
 import io.queenlake.format.window.WindowEncoder;
 import io.queenlake.format.window.WriterSettings;
-import io.queenlake.job.testutils.TestWindows;
+import io.queenlake.connector.testutils.TestWindows;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -159,9 +159,9 @@ class VerifyCommandTest {
     }
 
     /** The committer's side of the queues' tables, as the job with {@code settings} opens it. */
-    private static io.queenlake.job.iceberg.QueueTables tables(io.queenlake.job.config.LakeSettings settings, String sink) {
+    private static io.queenlake.iceberg.QueueTables tables(io.queenlake.job.config.LakeSettings settings, String sink) {
         String root = settings.lakeRoot();
-        return new io.queenlake.job.iceberg.QueueTables(settings.catalog().orElseThrow(), sink, WORLD.tenant(),
+        return new io.queenlake.iceberg.QueueTables(settings.catalog().orElseThrow(), sink, WORLD.tenant(),
                 io.queenlake.format.model.Align.HOUR, key -> root + "/" + key);
     }
 
@@ -183,7 +183,7 @@ class VerifyCommandTest {
         Map<String, String> catalog = jdbcCatalog();
         io.queenlake.job.config.LakeSettings settings = jobSettings(catalog);
         String root = settings.lakeRoot();
-        try (io.queenlake.job.iceberg.QueueTables tables = tables(settings, "tables")) {
+        try (io.queenlake.iceberg.QueueTables tables = tables(settings, "tables")) {
             for (Manifest m : manifests) {
                 assertThat(tables.append(m, SIDECARS.manifest(m.k()))).isTrue();
             }
@@ -221,7 +221,7 @@ class VerifyCommandTest {
         Map<String, String> limited = new java.util.HashMap<>(catalog);
         limited.put("QUEEN_LAKE_ICEBERG_BACKFILL_WINDOWS", "1");
         io.queenlake.job.config.LakeSettings settings = jobSettings(limited);
-        try (io.queenlake.job.iceberg.QueueTables tables = tables(settings, "lacking")) {
+        try (io.queenlake.iceberg.QueueTables tables = tables(settings, "lacking")) {
             assertThat(tables.append(manifests.get(2), SIDECARS.manifest(3))).isTrue();
         }
         Outcome intended = verify("lacking", QUEUE, catalog);

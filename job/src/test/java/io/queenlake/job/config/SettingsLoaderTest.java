@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;
-import io.queenlake.job.iceberg.CatalogLink;
+import io.queenlake.iceberg.CatalogLink;
 import io.queenlake.source.StartMode;
 import java.io.IOException;
 import java.net.URI;

@@ -416,7 +416,7 @@ class DeploymentFilesTest {
     @Test
     void flinkConfBoundsS3CallsAsTheLauncherDoes() {
         // Without the bounds a call against a stopped bucket retries inside S3A for many minutes, unlogged.
-        assertThat(flinkConf().toMap()).containsAllEntriesOf(io.queenlake.job.sink.S3CallBounds.SETTINGS);
+        assertThat(flinkConf().toMap()).containsAllEntriesOf(io.queenlake.connector.sink.S3CallBounds.SETTINGS);
     }
 
     @Test

@@ -7,7 +7,7 @@ import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.config.SettingsException;
 import io.queenlake.job.config.SettingsLoader;
-import io.queenlake.job.pipeline.LakePipeline;
+import io.queenlake.connector.pipeline.LakePipeline;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.CheckpointingMode;

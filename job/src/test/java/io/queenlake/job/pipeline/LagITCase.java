@@ -8,7 +8,7 @@ import io.queenlake.devstack.s3.EmbeddedS3;
 import io.queenlake.devstack.s3.EmbeddedS3Options;
 import io.queenlake.format.manifest.LeaseDoc;
 import io.queenlake.format.model.LogRecord;
-import io.queenlake.job.testutils.FlinkS3ForTests;
+import io.queenlake.connector.testutils.FlinkS3ForTests;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.queenlake.job.pipeline;
 
 import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestJson;
-import io.queenlake.job.testutils.LakeFiles;
+import io.queenlake.connector.testutils.LakeFiles;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

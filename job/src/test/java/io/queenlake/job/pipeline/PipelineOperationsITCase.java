@@ -17,7 +17,7 @@ import io.queenlake.format.manifest.Manifest;
 import io.queenlake.format.manifest.ManifestJson;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.LostRange;
-import io.queenlake.job.testutils.FlinkLakeFiles;
+import io.queenlake.connector.testutils.FlinkLakeFiles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,17 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.connector.pipeline.LakePipeline;
+import io.queenlake.connector.sink.LakeSink;
+import io.queenlake.connector.sink.LakeSinkBuilder;
+import io.queenlake.connector.testutils.FlinkLakeFiles;
+import io.queenlake.connector.testutils.LakeChecker;
+import io.queenlake.connector.testutils.LakeReport;
+import io.queenlake.connector.window.WindowSettings;
 import io.queenlake.devstack.broker.DevBroker;
 import io.queenlake.devstack.broker.DevBrokerOptions;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.model.LogRecord;
-import io.queenlake.job.sink.LakeSink;
-import io.queenlake.job.sink.LakeSinkBuilder;
-import io.queenlake.job.testutils.FlinkLakeFiles;
-import io.queenlake.job.testutils.LakeChecker;
-import io.queenlake.job.testutils.LakeReport;
-import io.queenlake.job.window.WindowSettings;
 import io.queenlake.source.QueenSource;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,7 +36,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * A small world for end-to-end tests of the pipeline: a dev broker whose clock a test may move
  * forward, a client to push with and to read pointers, lakes under a temporary folder, and jobs of
- * the real graph ({@link io.queenlake.job.pipeline.LakePipeline}: QueenSource, broker-clock windows,
+ * the real graph ({@link io.queenlake.connector.pipeline.LakePipeline}: QueenSource, broker-clock windows,
  * the lake sink) started with {@code executeAsync} on the test class's MiniCluster, with short
  * settings: windows of {@value #WINDOW_MS} ms (unless the job says otherwise), guard {@value #GUARD_MS} ms, discovery every
  * {@value #DISCOVERY_MS} ms, lease TTL {@value #LEASE_TTL_MS} ms (unless the job says otherwise), a checkpoint every
@@ -161,7 +162,7 @@ final class PipelineRig implements AutoCloseable {
                 .writerSettings(job.writer())
                 .requestTimeout(Duration.ofSeconds(5));
         if (job.catalog() != null) {
-            sinkBuilder.catalog(job.catalog());
+            sinkBuilder.tables(job.catalog());
         }
         if (job.crashAt() != null) {
             sinkBuilder.crashOnceAt(job.crashAt(), job.crashFromK(), "pipeline-" + job.sink() + "-" + job.crashAt());

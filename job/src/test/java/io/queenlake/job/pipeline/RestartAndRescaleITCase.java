@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.format.key.Prefix;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.model.LogRecord;
-import io.queenlake.job.testutils.FlinkLakeFiles;
+import io.queenlake.connector.testutils.FlinkLakeFiles;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package io.queenlake.job.pipeline;
 
-import io.queenlake.job.sink.CrashHook;
-import io.queenlake.job.sink.LakeSink;
+import io.queenlake.connector.sink.CrashHook;
+import io.queenlake.connector.sink.LakeSink;
 import io.queenlake.source.testutils.SavepointStop;
 import java.nio.file.Path;
 import java.time.Duration;

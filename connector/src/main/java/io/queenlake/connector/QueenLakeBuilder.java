@@ -1,0 +1,194 @@
+package io.queenlake.connector;
+
+import io.queenlake.connector.sink.LakeSink;
+import io.queenlake.connector.sink.LakeSinkBuilder;
+import io.queenlake.connector.sink.table.WindowTables;
+import io.queenlake.connector.window.WindowOptions;
+import io.queenlake.connector.window.WindowSettings;
+import io.queenlake.format.key.KeyBudget;
+import io.queenlake.format.key.Prefix;
+import io.queenlake.format.window.WriterSettings;
+import io.queenlake.source.QueenSource;
+import io.queenlake.source.QueenSourceBuilder;
+import io.queenlake.source.QueenSourceOptions;
+import io.queenlake.source.StartMode;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * Builds a {@link QueenLake}: the broker connection (URL, token, tenant, sink name, request
+ * timeout) given once and handed to the source, the windows and the sink alike, with the lake's
+ * root, layout and window grid. Defaults are the reference sink's ({@code QUEEN_S3_*}); every
+ * refusal in {@link #build()} is one sentence naming the setting.
+ */
+@PublicEvolving
+public final class QueenLakeBuilder {
+
+    private String brokerUrl;
+    private String token;
+    private String tenant = QueenSourceOptions.DEFAULT_TENANT;
+    private String sinkName = QueenSourceOptions.SINK.defaultValue();
+    private Duration requestTimeout = Duration.ofMillis(QueenSourceOptions.DEFAULT_REQUEST_TIMEOUT_MS);
+    private List<String> queues = List.of();
+    private String lakeRoot;
+    private Prefix prefix = Prefix.DEFAULT;
+    private WriterSettings writerSettings = WriterSettings.defaults();
+    private long maxWindowMs = QueenSourceOptions.MAX_WINDOW_MS.defaultNumber();
+    private int checkpointEvery = (int) WindowOptions.CHECKPOINT_EVERY.defaultNumber();
+    private long memoryBytes = WindowSettings.DEFAULT_MEMORY_BYTES;
+    private WindowTables.Factory tables;
+    private StartMode start;
+    private Consumer<QueenSourceBuilder> sourceTuning = b -> { };
+    private Consumer<LakeSinkBuilder> sinkTuning = b -> { };
+
+    QueenLakeBuilder() {}
+
+    /** One broker node's base URL ({@code QUEEN_URL}). Required. */
+    public QueenLakeBuilder brokerUrl(String brokerUrl) {
+        this.brokerUrl = brokerUrl;
+        return this;
+    }
+
+    /** Bearer token ({@code QUEEN_TOKEN}); the lake needs a read-write role. */
+    public QueenLakeBuilder token(String token) {
+        this.token = token;
+        return this;
+    }
+
+    /** Broker tenant ({@code QUEEN_TENANT}), default {@value QueenSourceOptions#DEFAULT_TENANT}. */
+    public QueenLakeBuilder tenant(String tenant) {
+        this.tenant = tenant;
+        return this;
+    }
+
+    /** The sink's name in the broker's KV ({@code QUEEN_S3_SINK}): its pointers, intents and leases. */
+    public QueenLakeBuilder sinkName(String sinkName) {
+        this.sinkName = sinkName;
+        return this;
+    }
+
+    /** How long one broker call may take, from the source, the windows and the committer alike. */
+    public QueenLakeBuilder requestTimeout(Duration requestTimeout) {
+        this.requestTimeout = requestTimeout;
+        return this;
+    }
+
+    /** The queues to mirror ({@code QUEEN_S3_QUEUES}); {@code "*"} alone for every queue. Required. */
+    public QueenLakeBuilder queues(String... queues) {
+        return queues(List.of(queues));
+    }
+
+    public QueenLakeBuilder queues(List<String> queues) {
+        this.queues = List.copyOf(queues);
+        return this;
+    }
+
+    /** Where the lake lives: {@code s3://bucket} (the cluster's S3 file system) or {@code file:///dir}. Required. */
+    public QueenLakeBuilder lakeRoot(String lakeRoot) {
+        this.lakeRoot = lakeRoot;
+        return this;
+    }
+
+    /** The key prefix under the root ({@code QUEEN_S3_PREFIX}), default {@code queen}. */
+    public QueenLakeBuilder prefix(Prefix prefix) {
+        this.prefix = Objects.requireNonNull(prefix, "prefix");
+        return this;
+    }
+
+    /** Format, codec, layout, alignment and size-cut target of the objects; default JSONL+zstd, merged. */
+    public QueenLakeBuilder writerSettings(WriterSettings writerSettings) {
+        this.writerSettings = Objects.requireNonNull(writerSettings, "writerSettings");
+        return this;
+    }
+
+    /** The window size on the broker's clock ({@code QUEEN_S3_MAX_WINDOW_MS}). */
+    public QueenLakeBuilder maxWindowMs(long maxWindowMs) {
+        this.maxWindowMs = maxWindowMs;
+        return this;
+    }
+
+    /** A bucket checkpoint document every this many windows ({@code QUEEN_S3_CHECKPOINT_EVERY}). */
+    public QueenLakeBuilder checkpointEvery(int windows) {
+        this.checkpointEvery = windows;
+        return this;
+    }
+
+    /** What the open windows of one task manager may hold ({@code QUEEN_S3_MEMORY_MB}, here in bytes). */
+    public QueenLakeBuilder memoryBytes(long bytes) {
+        this.memoryBytes = bytes;
+        return this;
+    }
+
+    /** Also append every committed window to its queue's table (Iceberg: {@code queen-lake-iceberg}'s {@code CatalogLink}). */
+    public QueenLakeBuilder tables(WindowTables.Factory tables) {
+        this.tables = tables;
+        return this;
+    }
+
+    /**
+     * The source's own tuning (start, safe guard, discovery, fetch concurrency, lease TTL, instance),
+     * applied after the connection, queues and lake above, which it cannot change.
+     */
+    public QueenLakeBuilder source(Consumer<QueenSourceBuilder> tuning) {
+        this.sourceTuning = Objects.requireNonNull(tuning, "tuning");
+        return this;
+    }
+
+    /** The sink's own tuning (commit concurrency and KV budget, staging), applied like {@link #source}. */
+    public QueenLakeBuilder sink(Consumer<LakeSinkBuilder> tuning) {
+        this.sinkTuning = Objects.requireNonNull(tuning, "tuning");
+        return this;
+    }
+
+    /** Where a queue without a commit pointer starts ({@code QUEEN_S3_START}). */
+    public QueenLakeBuilder start(StartMode start) {
+        this.start = Objects.requireNonNull(start, "start");
+        return this;
+    }
+
+    public QueenLake build() {
+        if (lakeRoot == null || lakeRoot.isBlank()) {
+            throw new IllegalArgumentException("the lake root is required but not provided: set it to s3://<bucket> or"
+                    + " file:///<dir>.");
+        }
+        if (requestTimeout == null || requestTimeout.isNegative() || requestTimeout.isZero()) {
+            throw new IllegalArgumentException("the broker request timeout must be above zero, was " + requestTimeout
+                    + ": set a positive duration.");
+        }
+        LakeSinkBuilder sinkBuilder = LakeSink.builder();
+        sinkTuning.accept(sinkBuilder);
+        LakeSink sink = sinkBuilder
+                .root(lakeRoot)
+                .prefix(prefix)
+                .writerSettings(writerSettings)
+                .sinkName(sinkName)
+                .tenant(tenant)
+                .brokerUrl(brokerUrl)
+                .token(token)
+                .requestTimeout(requestTimeout)
+                .tables(tables)
+                .build();
+        QueenSourceBuilder sourceBuilder = QueenSource.builder();
+        sourceTuning.accept(sourceBuilder);
+        if (start != null) {
+            sourceBuilder.start(start);
+        }
+        QueenSource source = sourceBuilder
+                .brokerUrl(brokerUrl)
+                .token(token)
+                .tenant(tenant)
+                .sink(sinkName)
+                .queues(queues)
+                .maxWindowMs(maxWindowMs)
+                .lakeRoot(sink.config().root() + "/" + prefix.value())
+                .keyBudget(KeyBudget.of(prefix, tenant, writerSettings.layout(), writerSettings.format().extension()))
+                .requestTimeoutMs(requestTimeout.toMillis())
+                .build();
+        WindowSettings windows = new WindowSettings(tenant, sinkName, maxWindowMs, writerSettings.align(),
+                writerSettings.targetBytes(), checkpointEvery, brokerUrl, token, requestTimeout, memoryBytes);
+        return new QueenLake(source, windows, sink);
+    }
+}

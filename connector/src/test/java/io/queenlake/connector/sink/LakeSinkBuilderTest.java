@@ -1,0 +1,52 @@
+package io.queenlake.connector.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class LakeSinkBuilderTest {
+
+    private static LakeSinkBuilder valid() {
+        return LakeSink.builder().root("s3://lake/").brokerUrl("http://127.0.0.1:6632");
+    }
+
+    @Test
+    void aValidSinkKeepsItsRootWithoutTrailingSlashAndHidesTheToken() {
+        LakeSink sink = valid().token("s3cr3t").build();
+
+        assertThat(sink.config().root()).isEqualTo("s3://lake");
+        assertThat(sink.config().pathOf("queen/a%20b.json").toUri().getPath()).isEqualTo("/queen/a%20b.json");
+        assertThat(sink.config().toString()).doesNotContain("s3cr3t").contains("token=set");
+        assertThat(sink.config().crashHook()).isEmpty();
+    }
+
+    static Stream<Arguments> refusals() {
+        return Stream.of(
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.root(null), "lake root is required"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.root("lake"), "has no scheme"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.root("s3:///x"), "names no bucket"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.root("file:///"), "file system root"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.root("s3://lake?x=1"), "query or fragment"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.sinkName("a:b"), "QUEEN_S3_SINK"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.tenant("acme"), "is not a UUID"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.brokerUrl(null), "QUEEN_URL"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.brokerUrl("ftp://x"), "QUEEN_URL"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.requestTimeout(Duration.ZERO), "timeout must be above zero"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.writerSettings(null), "writer settings are required"));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("refusals")
+    void everyBadSettingIsRefusedInOneSentenceNamingIt(UnaryOperator<LakeSinkBuilder> change, String named) {
+        assertThatThrownBy(() -> change.apply(valid()).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(named);
+    }
+}
