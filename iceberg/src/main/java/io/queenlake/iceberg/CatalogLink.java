@@ -168,8 +168,19 @@ public record CatalogLink(String type, Map<String, String> properties, String na
     private Catalog open(String name, Map<String, String> properties) {
         Map<String, String> p = new LinkedHashMap<>(properties);
         p.put(CatalogUtil.ICEBERG_CATALOG_TYPE, type);
-        // Hadoop's configuration only for file:// warehouses (HadoopFileIO); S3 goes through S3FileIO.
-        return CatalogUtil.buildIcebergCatalog(name, p, new org.apache.hadoop.conf.Configuration(false));
+        return CatalogUtil.buildIcebergCatalog(name, p, hadoopConfIfPresent());
+    }
+
+    /**
+     * Hadoop's configuration for a file:// warehouse (HadoopFileIO), where Hadoop is on the class
+     * path (the launcher, the tests); the `flink run` jar leaves Hadoop out, and S3FileIO needs none.
+     */
+    private static Object hadoopConfIfPresent() {
+        try {
+            return Class.forName("org.apache.hadoop.conf.Configuration").getConstructor(boolean.class).newInstance(false);
+        } catch (ReflectiveOperationException | LinkageError absent) {
+            return null;
+        }
     }
 
     /** How the job names {@code queue}'s table in this catalog. */

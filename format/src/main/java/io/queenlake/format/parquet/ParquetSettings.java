@@ -6,9 +6,6 @@ import io.queenlake.format.codec.ObjectEncoder;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.ParquetProperties.WriterVersion;
-import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.hadoop.CodecFactory;
-import org.apache.parquet.hadoop.codec.ZstandardCodec;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
@@ -80,11 +77,8 @@ record ParquetSettings(
                 .build();
     }
 
-    /** A codec factory of parquet-java's own codecs, the zstd level set here and not by a config file. */
-    CodecFactory codecFactory() {
-        PlainParquetConfiguration conf = new PlainParquetConfiguration();
-        conf.setInt(ZstandardCodec.PARQUET_COMPRESS_ZSTD_LEVEL, zstdLevel);
-        conf.setInt(ZstandardCodec.PARQUET_COMPRESS_ZSTD_WORKERS, 0);
-        return new CodecFactory(conf, pageBytes);
+    /** The page compressors, the zstd level set here and not by a config file. */
+    PageCompression pageCompression() {
+        return new PageCompression(zstdLevel, pageBytes);
     }
 }

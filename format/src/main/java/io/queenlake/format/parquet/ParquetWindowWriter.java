@@ -12,7 +12,6 @@ import java.util.Map;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
-import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.io.ColumnIOFactory;
@@ -44,7 +43,7 @@ final class ParquetWindowWriter {
     void write(List<LogRecord> records, Labels labels, OutputStream out) throws IOException {
         StreamOutputFile file = new StreamOutputFile(out, settings.createdBy());
         ParquetProperties properties = settings.properties();
-        CodecFactory codecs = settings.codecFactory();
+        PageCompression codecs = settings.pageCompression();
         try {
             BytesInputCompressor compressor = codecs.getCompressor(settings.codec());
             ParquetFileWriter fileWriter = new ParquetFileWriter(

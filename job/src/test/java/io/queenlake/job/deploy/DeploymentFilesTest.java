@@ -265,7 +265,7 @@ class DeploymentFilesTest {
         Matcher from = Pattern.compile("(?m)^FROM\\s+(\\S+)").matcher(dockerfile);
         assertThat(from.find()).as("a FROM line in k8s-operator/Dockerfile").isTrue();
         assertThat(from.group(1)).startsWith("flink:" + version[0] + "." + version[1]);
-        Matcher copy = Pattern.compile("(?m)^COPY\\s+(?:--\\S+\\s+)*job/target/(\\S+)\\s+(\\S+)$").matcher(dockerfile);
+        Matcher copy = Pattern.compile("(?m)^COPY\\s+(?:--\\S+\\s+)*dist/target/(\\S+)\\s+(\\S+)$").matcher(dockerfile);
         assertThat(copy.find()).as("a COPY of the job jar in k8s-operator/Dockerfile").isTrue();
         assertThat("local://" + copy.group(2)).isEqualTo(realDeployment().at("/spec/job/jarURI").asText());
         assertThat(copy.group(2)).endsWith("/" + copy.group(1));

@@ -1,9 +1,8 @@
-package io.queenlake.job.flinkrun;
+package io.queenlake.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;
 import io.queenlake.job.config.SettingsException;
 import io.queenlake.job.config.SettingsLoader;
