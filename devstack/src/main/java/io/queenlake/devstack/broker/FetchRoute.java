@@ -117,7 +117,7 @@ final class FetchRoute implements Route {
                 if (j > 0) {
                     out.raw((byte) ',');
                 }
-                records[j].renderTo(out);
+                out.raw(records[j].json().bytes());
             }
             out.ascii("],\"highWatermark\":").number(r.highWatermark())
                     .ascii(",\"logStartOffset\":").number(r.logStart());
