@@ -1,19 +1,15 @@
 package io.queenlake.devstack.broker;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
  * One record of a partition log, kept as its element of a fetch answer,
- * {@code {"offset":..,"transactionId":"..","payload":<raw>,"ts":".."}}, rendered once at append time
- * (its offset never changes), so a fetch copies bytes and never renders a payload twice. The payload
- * is a slice of it. A broker that answers as the raft broker does puts its rendering
- * ({@link RenderedPayload}) there and keeps the stored text in {@code stored}, which is null when the
- * rendering holds the stored text itself.
+ * {@code {"offset":..,"transactionId":"..","payload":<raw>,"ts":".."}}, rendered once by
+ * {@link RecordWriter} when it is appended (its offset never changes), so a fetch copies bytes and
+ * never renders a payload twice. The payload is a slice of it. A broker that answers as the raft
+ * broker does puts its rendering ({@link RenderedPayload}) there and keeps the stored text in
+ * {@code stored}, which is null when the rendering holds the stored text itself.
  */
 record StoredRecord(long offset, long stamp, String transactionId, RawJson json, int payloadStart, int payloadLength,
         byte[] stored) {
@@ -28,23 +24,9 @@ record StoredRecord(long offset, long stamp, String transactionId, RawJson json,
     /** The same, answering the payload as the raft broker renders it when {@code render} is set. */
     static StoredRecord of(long offset, long stamp, String transactionId, byte[] payload, boolean render) {
         byte[] answer = payload.length == 0 ? NULL : render ? RenderedPayload.of(payload) : payload;
-        ByteArrayOutputStream json = new ByteArrayOutputStream(answer.length + transactionId.length() + 96);
-        int payloadEnd;
-        try (JsonGenerator g = AnswerJson.FACTORY.createGenerator(json)) {
-            g.writeStartObject();
-            g.writeNumberField("offset", offset);
-            g.writeStringField("transactionId", transactionId);
-            g.writeFieldName("payload");
-            g.writeRawValue(new RawJson(answer));
-            payloadEnd = json.size() + g.getOutputBuffered();
-            g.writeFieldName("ts");
-            AnswerJson.stamp(g, stamp);
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException("rendering into memory failed", e);
-        }
-        return new StoredRecord(offset, stamp, transactionId, new RawJson(json.toByteArray()), payloadEnd - answer.length,
-                payload.length, render && payload.length > 0 ? payload : null);
+        RecordWriter.Rendered r = RecordWriter.render(offset, stamp, transactionId, answer);
+        return new StoredRecord(offset, stamp, transactionId, new RawJson(r.json()), r.payloadStart(), payload.length,
+                render && payload.length > 0 ? payload : null);
     }
 
     /** The stored payload text, empty when the push carried none. */

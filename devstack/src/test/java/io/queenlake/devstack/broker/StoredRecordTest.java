@@ -10,8 +10,8 @@ class StoredRecordTest {
 
     @Test
     void aRecordIsItsFetchElementWithThePayloadAsPushed() {
-        String big = "\"" + "\u00e9".repeat(20_000) + "\"";
-        for (String payload : new String[] {"1", "{ \"a\" : 42.00 }", big, "null"}) {
+        String big = "\"" + "\u00e9".repeat(40_000) + "\""; // over the generator's buffer and what a thread keeps
+        for (String payload : new String[] {"1", "{ \"a\" : 42.00 }", big, "null", big, big, "2"}) {
             byte[] bytes = payload.getBytes(StandardCharsets.UTF_8);
             StoredRecord r = StoredRecord.of(7, ManualClock.START, "t-\"\n\u00e9", bytes);
             assertThat(r.json().getValue()).isEqualTo("{\"offset\":7,\"transactionId\":\"t-\\\"\\n\u00e9\",\"payload\":" + payload
