@@ -61,18 +61,30 @@ final class RecordWriter {
         g.writeFieldName(TS);
         AnswerJson.stamp(g, stamp);
         g.writeEndObject();
+        sink.last = true;
         g.flush();
         return new Rendered(sink.take(), payloadEnd - answer.length);
     }
 
-    /** Collects what the generator flushes, one record at a time. */
+    /**
+     * Collects what the generator flushes, one record at a time. A record the generator held whole is
+     * handed over once, at its last flush, and copied straight to its own array: a payload is copied
+     * twice when appended (into the generator's buffer, out to the record), as JsonOut copied it.
+     */
     private static final class Sink extends OutputStream {
 
         private byte[] bytes = new byte[1024];
         private int length;
+        /** Set for the flush that ends a record. */
+        boolean last;
+        private byte[] whole;
 
         @Override
         public void write(byte[] b, int offset, int n) {
+            if (last && length == 0) {
+                whole = Arrays.copyOfRange(b, offset, offset + n);
+                return;
+            }
             if (length + n > bytes.length) {
                 bytes = Arrays.copyOf(bytes, Math.max(length + n, bytes.length * 2));
             }
@@ -86,7 +98,9 @@ final class RecordWriter {
         }
 
         byte[] take() {
-            byte[] record = Arrays.copyOf(bytes, length);
+            byte[] record = whole != null ? whole : Arrays.copyOf(bytes, length);
+            whole = null;
+            last = false;
             length = 0;
             if (bytes.length > KEPT_BYTES) {
                 bytes = new byte[1024];
