@@ -1,5 +1,6 @@
 package io.queenlake.devstack.broker;
 
+import com.fasterxml.jackson.core.exc.StreamWriteException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.queenlake.broker.client.QueenNames;
@@ -62,6 +63,10 @@ final class BrokerHttp implements HttpHandler {
             route.handle(new Route.Call(tenant, body, exchange.getRequestURI().getRawQuery()), reply);
         } catch (WireError e) {
             answer(reply, e);
+        } catch (StreamWriteException e) {
+            // a route writing its answer out of order: a bug to see, not a lost connection
+            LOG.warn("dev broker failed on {} {}", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+            answer(reply, new WireError(500, "internal", "the dev broker failed: " + e));
         } catch (UncheckedIOException | IOException e) {
             LOG.debug("connection lost while answering {}", exchange.getRequestURI(), e);
         } catch (RuntimeException e) {

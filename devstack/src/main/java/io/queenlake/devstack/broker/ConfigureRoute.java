@@ -1,5 +1,6 @@
 package io.queenlake.devstack.broker;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.queenlake.devstack.broker.JournalEntry.QueueConfigured;
 import io.queenlake.devstack.broker.JournalEntry.QueueCreated;
@@ -35,13 +36,16 @@ final class ConfigureRoute implements Route {
             change.apply(new QueueConfigured(call.tenant(), queue, next));
             return next;
         });
-        JsonOut out = reply.json(200);
-        out.raw((byte) '{').field("queue").string(queue).ascii(",\"options\":{")
-                .field("retentionEnabled").bool(applied.enabled())
-                .raw((byte) ',').field("retentionSeconds").number(applied.seconds())
-                .raw((byte) ',').field("retentionSinkHold").string(applied.sinkHold())
-                .raw((byte) ',').field("retentionSinkHoldMaxSeconds").number(applied.sinkHoldMaxSeconds())
-                .ascii("}}");
+        JsonGenerator out = reply.json(200);
+        out.writeStartObject();
+        out.writeStringField("queue", queue);
+        out.writeObjectFieldStart("options");
+        out.writeBooleanField("retentionEnabled", applied.enabled());
+        out.writeNumberField("retentionSeconds", applied.seconds());
+        out.writeStringField("retentionSinkHold", applied.sinkHold());
+        out.writeNumberField("retentionSinkHoldMaxSeconds", applied.sinkHoldMaxSeconds());
+        out.writeEndObject();
+        out.writeEndObject();
         reply.send();
     }
 

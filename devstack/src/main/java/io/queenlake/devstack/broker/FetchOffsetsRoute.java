@@ -1,5 +1,6 @@
 package io.queenlake.devstack.broker;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.time.format.DateTimeParseException;
@@ -34,35 +35,40 @@ final class FetchOffsetsRoute implements Route {
             partitions[i] = WireJson.partitionName(e.get("partition"));
             millis[i] = timestampMillis(e.get("timestamp"));
         }
-        JsonOut out = reply.json(200);
-        out.ascii("{\"entries\":[");
+        JsonGenerator out = reply.json(200);
+        out.writeStartObject();
+        out.writeArrayFieldStart("entries");
         for (int i = 0; i < n; i++) {
-            if (i > 0) {
-                out.raw((byte) ',');
-            }
             renderEntry(call.tenant(), queues[i], partitions[i], millis[i], out);
         }
-        out.ascii("]}");
+        out.writeEndArray();
+        out.writeEndObject();
         reply.send();
     }
 
-    private void renderEntry(String tenant, String queue, String partition, long millis, JsonOut out) {
-        out.raw((byte) '{').field("queue").string(queue).raw((byte) ',').field("partition").string(partition);
+    private void renderEntry(String tenant, String queue, String partition, long millis, JsonGenerator out)
+            throws IOException {
+        out.writeStartObject();
+        out.writeStringField("queue", queue);
+        out.writeStringField("partition", partition);
         BrokerQueue q = state.queue(tenant, queue);
         PartitionLog log = q == null ? null : q.partition(partition);
         StoredRecord first = log == null ? null : log.firstAtOrAfter(Math.multiplyExact(millis, 1_000L));
         PartitionLog.Bounds b = log == null ? new PartitionLog.Bounds(0, 0) : log.bounds();
-        out.ascii(",\"offset\":");
         if (first == null) {
-            out.nul().ascii(",\"ts\":").nul();
+            out.writeNullField("offset");
+            out.writeNullField("ts");
         } else {
-            out.number(first.offset()).ascii(",\"ts\":").iso(first.stamp());
+            out.writeNumberField("offset", first.offset());
+            out.writeFieldName("ts");
+            AnswerJson.stamp(out, first.stamp());
         }
-        out.ascii(",\"highWatermark\":").number(b.highWatermark()).ascii(",\"logStartOffset\":").number(b.logStart());
+        out.writeNumberField("highWatermark", b.highWatermark());
+        out.writeNumberField("logStartOffset", b.logStart());
         if (q == null) {
-            out.ascii(",\"error\":").string(FetchRoute.UNKNOWN);
+            out.writeStringField("error", FetchRoute.UNKNOWN);
         }
-        out.raw((byte) '}');
+        out.writeEndObject();
     }
 
     static long timestampMillis(JsonNode ts) {

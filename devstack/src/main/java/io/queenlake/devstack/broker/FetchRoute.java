@@ -1,5 +1,6 @@
 package io.queenlake.devstack.broker;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -102,31 +103,28 @@ final class FetchRoute implements Route {
         return new Result(e, null, b.logStart(), b.highWatermark(), run);
     }
 
-    static void render(List<Result> results, JsonOut out) {
-        out.ascii("{\"entries\":[");
-        for (int i = 0; i < results.size(); i++) {
-            Result r = results.get(i);
-            if (i > 0) {
-                out.raw((byte) ',');
+    /** Each record goes in as the element it was rendered to at append time: its bytes, copied once. */
+    static void render(List<Result> results, JsonGenerator out) throws IOException {
+        out.writeStartObject();
+        out.writeArrayFieldStart("entries");
+        for (Result r : results) {
+            out.writeStartObject();
+            out.writeStringField("queue", r.entry().queue());
+            out.writeStringField("partition", r.entry().partition());
+            out.writeArrayFieldStart("records");
+            for (StoredRecord record : r.run().records()) {
+                out.writeRawValue(record.json());
             }
-            out.raw((byte) '{').field("queue").string(r.entry().queue())
-                    .raw((byte) ',').field("partition").string(r.entry().partition())
-                    .ascii(",\"records\":[");
-            StoredRecord[] records = r.run().records();
-            for (int j = 0; j < records.length; j++) {
-                if (j > 0) {
-                    out.raw((byte) ',');
-                }
-                records[j].renderTo(out);
-            }
-            out.ascii("],\"highWatermark\":").number(r.highWatermark())
-                    .ascii(",\"logStartOffset\":").number(r.logStart());
+            out.writeEndArray();
+            out.writeNumberField("highWatermark", r.highWatermark());
+            out.writeNumberField("logStartOffset", r.logStart());
             if (r.error() != null) {
-                out.ascii(",\"error\":").string(r.error());
+                out.writeStringField("error", r.error());
             }
-            out.raw((byte) '}');
+            out.writeEndObject();
         }
-        out.ascii("]}");
+        out.writeEndArray();
+        out.writeEndObject();
     }
 
     static List<Entry> entries(JsonNode body) {

@@ -1,5 +1,6 @@
 package io.queenlake.devstack.broker;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.nio.charset.StandardCharsets;
 
 /** The small read-only routes: {@code /health}, {@code /status}, the queue listing and Prometheus metrics. */
@@ -16,8 +17,12 @@ final class InfoRoutes {
 
     Route health() {
         return (call, reply) -> {
-            reply.json(200).ascii("{\"status\":\"healthy\",\"engine\":").string(ENGINE)
-                    .ascii(",\"version\":").string(VERSION).raw((byte) '}');
+            JsonGenerator out = reply.json(200);
+            out.writeStartObject();
+            out.writeStringField("status", "healthy");
+            out.writeStringField("engine", ENGINE);
+            out.writeStringField("version", VERSION);
+            out.writeEndObject();
             reply.send();
         };
     }
@@ -32,11 +37,16 @@ final class InfoRoutes {
                     partitions += q.partitions().size();
                 }
             }
-            reply.json(200).ascii("{\"status\":\"ok\",\"engine\":").string(ENGINE)
-                    .ascii(",\"version\":").string(VERSION)
-                    .ascii(",\"safeTime\":").iso(state.clock().safeTime())
-                    .ascii(",\"queues\":").number(queues)
-                    .ascii(",\"partitions\":").number(partitions).raw((byte) '}');
+            JsonGenerator out = reply.json(200);
+            out.writeStartObject();
+            out.writeStringField("status", "ok");
+            out.writeStringField("engine", ENGINE);
+            out.writeStringField("version", VERSION);
+            out.writeFieldName("safeTime");
+            AnswerJson.stamp(out, state.clock().safeTime());
+            out.writeNumberField("queues", queues);
+            out.writeNumberField("partitions", partitions);
+            out.writeEndObject();
             reply.send();
         };
     }
@@ -44,20 +54,20 @@ final class InfoRoutes {
     /** {@code GET /api/v1/resources/queues}: the caller's queues in creation order. */
     Route queues() {
         return (call, reply) -> {
-            JsonOut out = reply.json(200).ascii("{\"queues\":[");
+            JsonGenerator out = reply.json(200);
+            out.writeStartObject();
+            out.writeArrayFieldStart("queues");
             Tenant t = state.tenant(call.tenant());
             if (t != null) {
-                boolean first = true;
                 for (BrokerQueue q : t.queuesInCreationOrder()) {
-                    if (!first) {
-                        out.raw((byte) ',');
-                    }
-                    first = false;
-                    out.raw((byte) '{').field("name").string(q.name())
-                            .raw((byte) ',').field("partitions").number(q.partitions().size()).raw((byte) '}');
+                    out.writeStartObject();
+                    out.writeStringField("name", q.name());
+                    out.writeNumberField("partitions", q.partitions().size());
+                    out.writeEndObject();
                 }
             }
-            out.ascii("]}");
+            out.writeEndArray();
+            out.writeEndObject();
             reply.send();
         };
     }
@@ -81,8 +91,7 @@ final class InfoRoutes {
                     text.append("queen_dev_records_stored").append(labels).append(' ').append(stored).append('\n');
                 }
             }
-            reply.body(200, "text/plain; version=0.0.4").raw(text.toString().getBytes(StandardCharsets.UTF_8));
-            reply.send();
+            reply.text(200, "text/plain; version=0.0.4", text.toString().getBytes(StandardCharsets.UTF_8));
         };
     }
 }

@@ -1,7 +1,9 @@
 package io.queenlake.devstack.broker;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.queenlake.devstack.broker.JournalEntry.KvWritten;
 import io.queenlake.devstack.broker.KvOperation.Kind;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,7 +19,7 @@ final class KvBatch {
 
     /** One rendered result, or the roll-back verdict. */
     interface Answer {
-        void renderTo(JsonOut out);
+        void renderTo(JsonGenerator out) throws IOException;
     }
 
     private static final long READ_BUDGET_BYTES = 4L << 20;
@@ -67,14 +69,13 @@ final class KvBatch {
             }
         }
         return out -> {
-            out.ascii("{\"results\":[");
-            for (int i = 0; i < results.length; i++) {
-                if (i > 0) {
-                    out.raw((byte) ',');
-                }
-                results[i].renderTo(out);
+            out.writeStartObject();
+            out.writeArrayFieldStart("results");
+            for (Answer result : results) {
+                result.renderTo(out);
             }
-            out.ascii("]}");
+            out.writeEndArray();
+            out.writeEndObject();
         };
     }
 
@@ -105,46 +106,61 @@ final class KvBatch {
             if (current != null) {
                 pending.put(slot, new Pending(op.ns(), op.key(), null));
             }
-            return out -> head(out, op).ascii(",\"applied\":true,\"key\":").string(op.key())
-                    .ascii(",\"version\":").nullableNumber(current == null ? null : current.version()).raw((byte) '}');
+            return out -> {
+                head(out, op);
+                out.writeBooleanField("applied", true);
+                out.writeStringField("key", op.key());
+                version(out, current);
+                out.writeEndObject();
+            };
         }
         long expiresAt = op.forever() ? 0 : stamp + op.ttlSeconds() * 1_000_000L;
         KvRow row = new KvRow(op.value(), change.nextKvVersion(), expiresAt, stamp);
         pending.put(slot, new Pending(op.ns(), op.key(), row));
-        return out -> head(out, op).ascii(",\"applied\":true,\"key\":").string(op.key())
-                .ascii(",\"value\":").raw(row.value()).ascii(",\"version\":").number(row.version()).raw((byte) '}');
+        return out -> {
+            head(out, op);
+            out.writeBooleanField("applied", true);
+            out.writeStringField("key", op.key());
+            value(out, row);
+            out.writeNumberField("version", row.version());
+            out.writeEndObject();
+        };
     }
 
-    private static void getResult(JsonOut out, KvOperation op, KvRow row) {
-        head(out, op).ascii(",\"found\":").bool(row != null).ascii(",\"key\":").string(op.key());
+    private static void getResult(JsonGenerator out, KvOperation op, KvRow row) throws IOException {
+        head(out, op);
+        out.writeBooleanField("found", row != null);
+        out.writeStringField("key", op.key());
         if (row == null) {
-            out.ascii(",\"value\":null,\"version\":null,\"expiresAt\":null,\"updatedAt\":null}");
-            return;
+            out.writeNullField("value");
+            out.writeNullField("version");
+            out.writeNullField("expiresAt");
+            out.writeNullField("updatedAt");
+        } else {
+            rowFields(out, row, true);
         }
-        rowFields(out, row, true);
-        out.raw((byte) '}');
+        out.writeEndObject();
     }
 
-    private static void lostResult(JsonOut out, KvOperation op, String reason, KvRow winner) {
-        head(out, op).ascii(",\"applied\":false,\"key\":").string(op.key()).ascii(",\"reason\":").string(reason)
-                .ascii(",\"value\":");
-        if (winner == null) {
-            out.nul().ascii(",\"version\":null}");
-        } else {
-            out.raw(winner.value()).ascii(",\"version\":").number(winner.version()).raw((byte) '}');
-        }
+    private static void lostResult(JsonGenerator out, KvOperation op, String reason, KvRow winner) throws IOException {
+        head(out, op);
+        out.writeBooleanField("applied", false);
+        out.writeStringField("key", op.key());
+        out.writeStringField("reason", reason);
+        value(out, winner);
+        version(out, winner);
+        out.writeEndObject();
     }
 
-    private static void rolledBack(JsonOut out, int index, String reason, KvRow winner) {
-        out.ascii("{\"ok\":false,\"reason\":\"kv_precondition\",\"failedIndex\":").number(index)
-                .ascii(",\"kvReason\":").string(reason).ascii(",\"version\":")
-                .nullableNumber(winner == null ? null : winner.version()).ascii(",\"value\":");
-        if (winner == null) {
-            out.nul();
-        } else {
-            out.raw(winner.value());
-        }
-        out.raw((byte) '}');
+    private static void rolledBack(JsonGenerator out, int index, String reason, KvRow winner) throws IOException {
+        out.writeStartObject();
+        out.writeBooleanField("ok", false);
+        out.writeStringField("reason", "kv_precondition");
+        out.writeNumberField("failedIndex", index);
+        out.writeStringField("kvReason", reason);
+        version(out, winner);
+        value(out, winner);
+        out.writeEndObject();
     }
 
     private Answer getMany(KvStore store, KvOperation op, long now) {
@@ -163,16 +179,15 @@ final class KvBatch {
         }
         boolean cut = truncated;
         return out -> {
-            head(out, op).ascii(",\"rows\":");
+            head(out, op);
             rows(out, rows, false);
-            out.ascii(",\"missing\":[");
-            for (int i = 0; i < missing.size(); i++) {
-                if (i > 0) {
-                    out.raw((byte) ',');
-                }
-                out.string(missing.get(i));
+            out.writeArrayFieldStart("missing");
+            for (String key : missing) {
+                out.writeString(key);
             }
-            out.ascii("],\"truncated\":").bool(cut).raw((byte) '}');
+            out.writeEndArray();
+            out.writeBooleanField("truncated", cut);
+            out.writeEndObject();
         };
     }
 
@@ -190,9 +205,11 @@ final class KvBatch {
         boolean cut = truncated;
         String nextAfter = cut && !rows.isEmpty() ? rows.get(rows.size() - 1).getKey() : null;
         return out -> {
-            head(out, op).ascii(",\"rows\":");
+            head(out, op);
             rows(out, rows, op.keysOnly());
-            out.ascii(",\"truncated\":").bool(cut).ascii(",\"nextAfter\":").string(nextAfter).raw((byte) '}');
+            out.writeBooleanField("truncated", cut);
+            out.writeStringField("nextAfter", nextAfter);
+            out.writeEndObject();
         };
     }
 
@@ -201,29 +218,49 @@ final class KvBatch {
         return readBytes <= READ_BUDGET_BYTES;
     }
 
-    private static void rows(JsonOut out, List<Map.Entry<String, KvRow>> rows, boolean keysOnly) {
-        out.raw((byte) '[');
-        for (int i = 0; i < rows.size(); i++) {
-            if (i > 0) {
-                out.raw((byte) ',');
-            }
-            out.raw((byte) '{').field("key").string(rows.get(i).getKey());
-            rowFields(out, rows.get(i).getValue(), !keysOnly);
-            out.raw((byte) '}');
+    private static void rows(JsonGenerator out, List<Map.Entry<String, KvRow>> rows, boolean keysOnly) throws IOException {
+        out.writeArrayFieldStart("rows");
+        for (Map.Entry<String, KvRow> row : rows) {
+            out.writeStartObject();
+            out.writeStringField("key", row.getKey());
+            rowFields(out, row.getValue(), !keysOnly);
+            out.writeEndObject();
         }
-        out.raw((byte) ']');
+        out.writeEndArray();
     }
 
-    private static void rowFields(JsonOut out, KvRow row, boolean withValue) {
+    private static void rowFields(JsonGenerator out, KvRow row, boolean withValue) throws IOException {
         if (withValue) {
-            out.ascii(",\"value\":").raw(row.value());
+            value(out, row);
         }
-        out.ascii(",\"version\":").number(row.version()).ascii(",\"expiresAt\":")
-                .string(row.expiresAtMicros() == 0 ? null : BrokerTime.isoOffset(row.expiresAtMicros()))
-                .ascii(",\"updatedAt\":").string(BrokerTime.isoOffset(row.updatedAtMicros()));
+        out.writeNumberField("version", row.version());
+        out.writeStringField("expiresAt", row.expiresAtMicros() == 0 ? null : BrokerTime.isoOffset(row.expiresAtMicros()));
+        out.writeStringField("updatedAt", BrokerTime.isoOffset(row.updatedAtMicros()));
     }
 
-    private static JsonOut head(JsonOut out, KvOperation op) {
-        return out.ascii("{\"index\":").number(op.index()).ascii(",\"op\":").string(op.kind().wire);
+    /** A row's value, stored as the JSON text it was put with, goes out as those bytes; null without a row. */
+    private static void value(JsonGenerator out, KvRow row) throws IOException {
+        out.writeFieldName("value");
+        if (row == null) {
+            out.writeNull();
+        } else {
+            out.writeRawValue(new RawJson(row.value()));
+        }
+    }
+
+    private static void version(JsonGenerator out, KvRow row) throws IOException {
+        out.writeFieldName("version");
+        if (row == null) {
+            out.writeNull();
+        } else {
+            out.writeNumber(row.version());
+        }
+    }
+
+    /** Opens a result: its index and op; the caller ends the object. */
+    private static void head(JsonGenerator out, KvOperation op) throws IOException {
+        out.writeStartObject();
+        out.writeNumberField("index", op.index());
+        out.writeStringField("op", op.kind().wire);
     }
 }

@@ -1,5 +1,6 @@
 package io.queenlake.devstack.broker;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.time.format.DateTimeParseException;
@@ -33,53 +34,52 @@ final class PartitionsChangedRoute implements Route {
             entries[i] = entry(list.get(i), i);
         }
         long safeTime = state.clock().safeTime();
-        JsonOut out = reply.json(200);
-        out.ascii("{\"safeTime\":").iso(safeTime).ascii(",\"safeTimeDegraded\":false,\"entries\":[");
-        for (int i = 0; i < n; i++) {
-            if (i > 0) {
-                out.raw((byte) ',');
-            }
-            renderEntry(call.tenant(), entries[i], out);
+        JsonGenerator out = reply.json(200);
+        out.writeStartObject();
+        out.writeFieldName("safeTime");
+        AnswerJson.stamp(out, safeTime);
+        out.writeBooleanField("safeTimeDegraded", false);
+        out.writeArrayFieldStart("entries");
+        for (Entry e : entries) {
+            renderEntry(call.tenant(), e, out);
         }
-        out.ascii("]}");
+        out.writeEndArray();
+        out.writeEndObject();
         reply.send();
     }
 
-    private void renderEntry(String tenant, Entry e, JsonOut out) {
-        out.raw((byte) '{').field("queue").string(e.queue());
+    private void renderEntry(String tenant, Entry e, JsonGenerator out) throws IOException {
+        out.writeStartObject();
+        out.writeStringField("queue", e.queue());
         BrokerQueue queue = state.queue(tenant, e.queue());
         if (queue == null) {
-            out.ascii(",\"error\":").string(FetchRoute.UNKNOWN).raw((byte) '}');
+            out.writeStringField("error", FetchRoute.UNKNOWN);
+            out.writeEndObject();
             return;
         }
         long afterPid = cursorPid(e.after());
         if (afterPid < 0) {
-            out.ascii(",\"error\":").string(BAD_CURSOR).raw((byte) '}');
+            out.writeStringField("error", BAD_CURSOR);
+            out.writeEndObject();
             return;
         }
         List<PartitionLog> page = queue.page(afterPid, e.sinceMicros(), e.limit());
-        out.ascii(",\"partitions\":[");
-        for (int j = 0; j < page.size(); j++) {
-            PartitionLog p = page.get(j);
+        out.writeArrayFieldStart("partitions");
+        for (PartitionLog p : page) {
             long lastWriteAt = p.lastWriteAt();
             PartitionLog.Bounds b = p.bounds();
-            if (j > 0) {
-                out.raw((byte) ',');
-            }
-            out.raw((byte) '{').field("name").string(p.name())
-                    .raw((byte) ',').field("id").string(p.id().toString())
-                    .raw((byte) ',').field("lastOffset").number(b.lastOffset())
-                    .raw((byte) ',').field("logStart").number(b.logStart())
-                    .raw((byte) ',').field("lastWriteAt").iso(lastWriteAt)
-                    .raw((byte) '}');
+            out.writeStartObject();
+            out.writeStringField("name", p.name());
+            out.writeStringField("id", p.id().toString());
+            out.writeNumberField("lastOffset", b.lastOffset());
+            out.writeNumberField("logStart", b.logStart());
+            out.writeFieldName("lastWriteAt");
+            AnswerJson.stamp(out, lastWriteAt);
+            out.writeEndObject();
         }
-        out.ascii("],\"next\":");
-        if (page.size() >= e.limit()) {
-            out.string("p|" + page.get(page.size() - 1).pid());
-        } else {
-            out.nul();
-        }
-        out.raw((byte) '}');
+        out.writeEndArray();
+        out.writeStringField("next", page.size() >= e.limit() ? "p|" + page.get(page.size() - 1).pid() : null);
+        out.writeEndObject();
     }
 
     /** The pid a cursor points after: 0 for the first page, -1 for a cursor this broker never gave. */

@@ -1,5 +1,6 @@
 package io.queenlake.devstack.broker;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -34,20 +35,18 @@ final class PushRoute implements Route {
     public void handle(Call call, Reply reply) throws IOException {
         List<Item> items = parse(call.body());
         List<Outcome> outcomes = push(state, call.tenant(), items);
-        JsonOut out = reply.json(201);
-        out.raw((byte) '[');
+        JsonGenerator out = reply.json(201);
+        out.writeStartArray();
         for (int i = 0; i < outcomes.size(); i++) {
             Outcome o = outcomes.get(i);
-            if (i > 0) {
-                out.raw((byte) ',');
-            }
-            out.raw((byte) '{').field("index").number(i)
-                    .raw((byte) ',').field("transaction_id").string(o.transactionId())
-                    .raw((byte) ',').field("status").ascii(o.duplicate() ? "\"duplicate\"" : "\"queued\"")
-                    .raw((byte) ',').field("offset").number(o.offset())
-                    .raw((byte) '}');
+            out.writeStartObject();
+            out.writeNumberField("index", i);
+            out.writeStringField("transaction_id", o.transactionId());
+            out.writeStringField("status", o.duplicate() ? "duplicate" : "queued");
+            out.writeNumberField("offset", o.offset());
+            out.writeEndObject();
         }
-        out.raw((byte) ']');
+        out.writeEndArray();
         reply.send();
     }
 

@@ -1,5 +1,8 @@
 package io.queenlake.devstack.broker;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+
 /**
  * A refused request, answered as {@code {"error":..,"code":..}} (plus {@code reason}/{@code detail}
  * for KV refusals, as the broker answers them). The message is one sentence naming what to fix.
@@ -35,14 +38,16 @@ final class WireError extends RuntimeException {
         return status;
     }
 
-    void renderTo(JsonOut out) {
-        out.raw((byte) '{').field("error").string(getMessage()).raw((byte) ',').field("code").string(code);
+    void renderTo(JsonGenerator out) throws IOException {
+        out.writeStartObject();
+        out.writeStringField("error", getMessage());
+        out.writeStringField("code", code);
         if (reason != null) {
-            out.raw((byte) ',').field("reason").string(reason);
+            out.writeStringField("reason", reason);
         }
         if (detail != null) {
-            out.raw((byte) ',').field("detail").string(detail);
+            out.writeStringField("detail", detail);
         }
-        out.raw((byte) '}');
+        out.writeEndObject();
     }
 }
