@@ -21,8 +21,9 @@ import org.apache.flink.annotation.PublicEvolving;
 /**
  * Builds a {@link QueenLake}: the broker connection (URL, token, tenant, sink name, request
  * timeout) given once and handed to the source, the windows and the sink alike, with the lake's
- * root, layout and window grid. Defaults are the reference sink's ({@code QUEEN_S3_*}); every
- * refusal in {@link #build()} is one sentence naming the setting.
+ * root, layout and window grid. Defaults are the reference sink's ({@link QueenSourceOptions},
+ * {@link WindowOptions}, {@link io.queenlake.connector.sink.LakeSinkOptions}); every refusal in
+ * {@link #build()} is one sentence naming the option's Flink key.
  */
 @PublicEvolving
 public final class QueenLakeBuilder {
@@ -36,8 +37,8 @@ public final class QueenLakeBuilder {
     private String lakeRoot;
     private Prefix prefix = Prefix.DEFAULT;
     private WriterSettings writerSettings = WriterSettings.defaults();
-    private long maxWindowMs = QueenSourceOptions.MAX_WINDOW_MS.defaultNumber();
-    private int checkpointEvery = (int) WindowOptions.CHECKPOINT_EVERY.defaultNumber();
+    private long maxWindowMs = QueenSourceOptions.MAX_WINDOW_MS.defaultValue();
+    private int checkpointEvery = WindowOptions.CHECKPOINT_EVERY.defaultValue();
     private long memoryBytes = WindowSettings.DEFAULT_MEMORY_BYTES;
     private WindowTables.Factory tables;
     private StartMode start;
@@ -46,25 +47,25 @@ public final class QueenLakeBuilder {
 
     QueenLakeBuilder() {}
 
-    /** One broker node's base URL ({@code QUEEN_URL}). Required. */
+    /** One broker node's base URL ({@link QueenSourceOptions#QUEEN_URL}). Required. */
     public QueenLakeBuilder brokerUrl(String brokerUrl) {
         this.brokerUrl = brokerUrl;
         return this;
     }
 
-    /** Bearer token ({@code QUEEN_TOKEN}); the lake needs a read-write role. */
+    /** Bearer token ({@link QueenSourceOptions#QUEEN_TOKEN}); the lake needs a read-write role. */
     public QueenLakeBuilder token(String token) {
         this.token = token;
         return this;
     }
 
-    /** Broker tenant ({@code QUEEN_TENANT}), default {@value QueenSourceOptions#DEFAULT_TENANT}. */
+    /** Broker tenant ({@link QueenSourceOptions#QUEEN_TENANT}), default {@value QueenSourceOptions#DEFAULT_TENANT}. */
     public QueenLakeBuilder tenant(String tenant) {
         this.tenant = tenant;
         return this;
     }
 
-    /** The sink's name in the broker's KV ({@code QUEEN_S3_SINK}): its pointers, intents and leases. */
+    /** The sink's name in the broker's KV ({@link QueenSourceOptions#SINK}): its pointers, intents and leases. */
     public QueenLakeBuilder sinkName(String sinkName) {
         this.sinkName = sinkName;
         return this;
@@ -76,7 +77,7 @@ public final class QueenLakeBuilder {
         return this;
     }
 
-    /** The queues to mirror ({@code QUEEN_S3_QUEUES}); {@code "*"} alone for every queue. Required. */
+    /** The queues to mirror ({@link QueenSourceOptions#QUEUES}); {@code "*"} alone for every queue. Required. */
     public QueenLakeBuilder queues(String... queues) {
         return queues(List.of(queues));
     }
@@ -92,7 +93,7 @@ public final class QueenLakeBuilder {
         return this;
     }
 
-    /** The key prefix under the root ({@code QUEEN_S3_PREFIX}), default {@code queen}. */
+    /** The key prefix under the root ({@link io.queenlake.connector.sink.LakeSinkOptions#PREFIX}), default {@code queen}. */
     public QueenLakeBuilder prefix(Prefix prefix) {
         this.prefix = Objects.requireNonNull(prefix, "prefix");
         return this;
@@ -104,19 +105,19 @@ public final class QueenLakeBuilder {
         return this;
     }
 
-    /** The window size on the broker's clock ({@code QUEEN_S3_MAX_WINDOW_MS}). */
+    /** The window size on the broker's clock ({@link QueenSourceOptions#MAX_WINDOW_MS}). */
     public QueenLakeBuilder maxWindowMs(long maxWindowMs) {
         this.maxWindowMs = maxWindowMs;
         return this;
     }
 
-    /** A bucket checkpoint document every this many windows ({@code QUEEN_S3_CHECKPOINT_EVERY}). */
+    /** A bucket checkpoint document every this many windows ({@link WindowOptions#CHECKPOINT_EVERY}). */
     public QueenLakeBuilder checkpointEvery(int windows) {
         this.checkpointEvery = windows;
         return this;
     }
 
-    /** What the open windows of one task manager may hold ({@code QUEEN_S3_MEMORY_MB}, here in bytes). */
+    /** What the open windows of one task manager may hold ({@link WindowOptions#MEMORY_MB}, here in bytes). */
     public QueenLakeBuilder memoryBytes(long bytes) {
         this.memoryBytes = bytes;
         return this;
@@ -143,7 +144,7 @@ public final class QueenLakeBuilder {
         return this;
     }
 
-    /** Where a queue without a commit pointer starts ({@code QUEEN_S3_START}). */
+    /** Where a queue without a commit pointer starts ({@link QueenSourceOptions#START}). */
     public QueenLakeBuilder start(StartMode start) {
         this.start = Objects.requireNonNull(start, "start");
         return this;

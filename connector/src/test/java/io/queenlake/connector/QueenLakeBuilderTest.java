@@ -97,11 +97,13 @@ class QueenLakeBuilderTest {
     @Test
     void aMissingOrWrongSettingIsRefusedNamingIt() {
         assertThatThrownBy(() -> orders().lakeRoot(null).build()).hasMessageContaining("lake root is required");
-        assertThatThrownBy(() -> orders().queues().build()).hasMessageContaining("QUEEN_S3_QUEUES is required");
-        assertThatThrownBy(() -> orders().brokerUrl("queen:6632").build()).hasMessageContaining("QUEEN_URL");
-        assertThatThrownBy(() -> orders().tenant("acme").build()).hasMessageContaining("tenant");
+        assertThatThrownBy(() -> orders().queues().build()).hasMessageContaining("queen.s3.queues is required");
+        assertThatThrownBy(() -> orders().brokerUrl("queen:6632").build()).hasMessageContaining("queen.url");
+        assertThatThrownBy(() -> orders().tenant("acme").build()).hasMessageContaining("queen.tenant");
         assertThatThrownBy(() -> orders().requestTimeout(Duration.ZERO).build())
                 .hasMessageContaining("request timeout must be above zero");
-        assertThatThrownBy(() -> orders().maxWindowMs(1).build()).hasMessageContaining("QUEEN_S3_MAX_WINDOW_MS");
+        assertThatThrownBy(() -> orders().maxWindowMs(1).build()).hasMessageContaining("queen.s3.max-window-ms");
+        assertThatThrownBy(() -> orders().tenant("acme").build()).as("the connector knows no application's variables")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("QUEEN_"));
     }
 }

@@ -34,12 +34,16 @@ class LakeSinkBuilderTest {
                 Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.root("s3:///x"), "names no bucket"),
                 Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.root("file:///"), "file system root"),
                 Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.root("s3://lake?x=1"), "query or fragment"),
-                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.sinkName("a:b"), "QUEEN_S3_SINK"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.sinkName("a:b"), "fix queen.s3.sink."),
                 Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.tenant("acme"), "is not a UUID"),
-                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.brokerUrl(null), "QUEEN_URL"),
-                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.brokerUrl("ftp://x"), "QUEEN_URL"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.brokerUrl(null), "set queen.url."),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.brokerUrl("ftp://x"), "fix queen.url."),
                 Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.requestTimeout(Duration.ZERO), "timeout must be above zero"),
-                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.writerSettings(null), "writer settings are required"));
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.writerSettings(null), "writer settings are required"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.commitConcurrency(0),
+                        "queen.s3.commit-concurrency=0 is out of range: allowed 1..1024."),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.commitKvWritesPerSecond(10_001),
+                        "queen.s3.commit-kv-writes-per-second=10001 is out of range: allowed 1..10000."));
     }
 
     @ParameterizedTest(name = "{1}")
