@@ -2,6 +2,8 @@ package io.queenlake.connector;
 
 import io.queenlake.connector.sink.LakeSink;
 import io.queenlake.connector.sink.LakeSinkBuilder;
+import io.queenlake.connector.sink.LakeSinkOptions;
+import io.queenlake.connector.sink.WriterOptions;
 import io.queenlake.connector.sink.table.WindowTables;
 import io.queenlake.connector.window.WindowOptions;
 import io.queenlake.connector.window.WindowSettings;
@@ -11,18 +13,20 @@ import io.queenlake.format.window.WriterSettings;
 import io.queenlake.source.QueenSource;
 import io.queenlake.source.QueenSourceBuilder;
 import io.queenlake.source.QueenSourceOptions;
+import io.queenlake.source.QueueList;
 import io.queenlake.source.StartMode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Builds a {@link QueenLake}: the broker connection (URL, token, tenant, sink name, request
  * timeout) given once and handed to the source, the windows and the sink alike, with the lake's
  * root, layout and window grid. Defaults are the reference sink's ({@link QueenSourceOptions},
- * {@link WindowOptions}, {@link io.queenlake.connector.sink.LakeSinkOptions}); every refusal in
+ * {@link WindowOptions}, {@link LakeSinkOptions}); every refusal in
  * {@link #build()} is one sentence naming the option's Flink key.
  */
 @PublicEvolving
@@ -42,6 +46,8 @@ public final class QueenLakeBuilder {
     private long memoryBytes = WindowSettings.DEFAULT_MEMORY_BYTES;
     private WindowTables.Factory tables;
     private StartMode start;
+    private Consumer<QueenSourceBuilder> sourceOptions = b -> { };
+    private Consumer<LakeSinkBuilder> sinkOptions = b -> { };
     private Consumer<QueenSourceBuilder> sourceTuning = b -> { };
     private Consumer<LakeSinkBuilder> sinkTuning = b -> { };
 
@@ -93,7 +99,7 @@ public final class QueenLakeBuilder {
         return this;
     }
 
-    /** The key prefix under the root ({@link io.queenlake.connector.sink.LakeSinkOptions#PREFIX}), default {@code queen}. */
+    /** The key prefix under the root ({@link LakeSinkOptions#PREFIX}), default {@code queen}. */
     public QueenLakeBuilder prefix(Prefix prefix) {
         this.prefix = Objects.requireNonNull(prefix, "prefix");
         return this;
@@ -150,6 +156,37 @@ public final class QueenLakeBuilder {
         return this;
     }
 
+    /**
+     * Takes every option {@code config} sets: the connection and the lake's here
+     * ({@link QueenSourceOptions}, {@link WindowOptions}, {@link LakeSinkOptions}), and the source's
+     * and the sink's own tuning (instance, safe guard, discovery, fetch concurrency, lease TTL, commit
+     * concurrency, KV budget), which {@link #source} and {@link #sink} still override. Keys are typed
+     * or in any spelling their text allows (a config.yaml, {@code -Dqueen.s3.start=beginning}); a key
+     * left unset keeps what this builder holds, so a call after this one still wins, as with Kafka's
+     * {@code setProperties}. Every value is read now: a bad one is refused here, naming its key.
+     */
+    public QueenLakeBuilder configure(ReadableConfig config) {
+        QueenSourceOptions.QUEEN_URL.read(config).ifPresent(this::brokerUrl);
+        QueenSourceOptions.QUEEN_TOKEN.read(config).ifPresent(this::token);
+        QueenSourceOptions.QUEEN_TENANT.read(config).ifPresent(this::tenant);
+        QueenSourceOptions.SINK.read(config).ifPresent(this::sinkName);
+        QueenSourceOptions.QUEUES.read(config)
+                .ifPresent(text -> queues(QueueList.parse(text, IllegalArgumentException::new)));
+        QueenSourceOptions.START.read(config).ifPresent(this::start);
+        QueenSourceOptions.MAX_WINDOW_MS.read(config).ifPresent(this::maxWindowMs);
+        WindowOptions.CHECKPOINT_EVERY.read(config).ifPresent(this::checkpointEvery);
+        WindowOptions.MEMORY_MB.read(config).ifPresent(mb -> memoryBytes(mb * 1024L * 1024L));
+        WriterOptions.prefix(config).ifPresent(this::prefix);
+        writerSettings(WriterOptions.writerSettings(config, writerSettings));
+        // The parts read their own tuning from the same configuration when they are built; reading it
+        // once now on throwaway builders refuses a bad value where it was given.
+        QueenSource.builder().configure(config);
+        LakeSink.builder().configure(config);
+        sourceOptions = sourceOptions.andThen(b -> b.configure(config));
+        sinkOptions = sinkOptions.andThen(b -> b.configure(config));
+        return this;
+    }
+
     public QueenLake build() {
         if (lakeRoot == null || lakeRoot.isBlank()) {
             throw new IllegalArgumentException("the lake root is required but not provided: set it to s3://<bucket> or"
@@ -160,6 +197,7 @@ public final class QueenLakeBuilder {
                     + ": set a positive duration.");
         }
         LakeSinkBuilder sinkBuilder = LakeSink.builder();
+        sinkOptions.accept(sinkBuilder);
         sinkTuning.accept(sinkBuilder);
         LakeSink sink = sinkBuilder
                 .root(lakeRoot)
@@ -173,6 +211,7 @@ public final class QueenLakeBuilder {
                 .tables(tables)
                 .build();
         QueenSourceBuilder sourceBuilder = QueenSource.builder();
+        sourceOptions.accept(sourceBuilder);
         sourceTuning.accept(sourceBuilder);
         if (start != null) {
             sourceBuilder.start(start);

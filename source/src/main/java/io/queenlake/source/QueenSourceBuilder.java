@@ -6,6 +6,7 @@ import io.queenlake.source.enumerator.start.LakeRoot;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Builds a {@link QueenSource}. Defaults and ranges are {@link QueenSourceOptions}' (the reference
@@ -120,6 +121,28 @@ public final class QueenSourceBuilder {
 
     public QueenSourceBuilder requestTimeoutMs(long ms) {
         this.requestTimeoutMs = ms;
+        return this;
+    }
+
+    /**
+     * Takes each {@link QueenSourceOptions} option {@code config} sets, typed or in any spelling its
+     * text allows ({@code queen.s3.start: beginning}); a key it leaves unset keeps what this builder
+     * holds, so a call after this one still wins, as with Kafka's {@code setProperties}. A bad value
+     * is refused naming its key.
+     */
+    public QueenSourceBuilder configure(ReadableConfig config) {
+        QueenSourceOptions.QUEEN_URL.read(config).ifPresent(this::brokerUrl);
+        QueenSourceOptions.QUEEN_TOKEN.read(config).ifPresent(this::token);
+        QueenSourceOptions.QUEEN_TENANT.read(config).ifPresent(this::tenant);
+        QueenSourceOptions.QUEUES.read(config).ifPresent(text -> queues(QueueList.parse(text, IllegalArgumentException::new)));
+        QueenSourceOptions.SINK.read(config).ifPresent(this::sink);
+        QueenSourceOptions.INSTANCE.read(config).ifPresent(this::instance);
+        QueenSourceOptions.START.read(config).ifPresent(this::start);
+        QueenSourceOptions.MAX_WINDOW_MS.read(config).ifPresent(this::maxWindowMs);
+        QueenSourceOptions.SAFE_GUARD_MS.read(config).ifPresent(this::safeGuardMs);
+        QueenSourceOptions.DISCOVERY_INTERVAL_MS.read(config).ifPresent(this::discoveryIntervalMs);
+        QueenSourceOptions.FETCH_CONCURRENCY.read(config).ifPresent(this::fetchConcurrency);
+        QueenSourceOptions.LEASE_TTL_MS.read(config).ifPresent(this::leaseTtlMs);
         return this;
     }
 

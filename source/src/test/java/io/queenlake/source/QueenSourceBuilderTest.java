@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -110,6 +112,23 @@ class QueenSourceBuilderTest {
         assertThatThrownBy(() -> change.apply(valid()).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(message);
+    }
+
+    @Test
+    void aFlinkConfigurationSetsWhatItHoldsAndLeavesTheRest() {
+        Configuration config = Configuration.fromMap(Map.of("queen.s3.queues", "*", "queen.s3.start", "now",
+                "queen.s3.lease-ttl-ms", "1000", "queen.s3.fetch-concurrency", "256"));
+
+        QueenSourceConfig source = valid().safeGuardMs(0).configure(config).build().config();
+
+        assertThat(source.queues()).containsExactly("*");
+        assertThat(source.start()).isEqualTo(StartMode.LATEST);
+        assertThat(source.leaseTtlMs()).isEqualTo(1_000);
+        assertThat(source.fetchConcurrency()).isEqualTo(256);
+        assertThat(source.safeGuardMs()).as("unset in the configuration").isZero();
+        assertThat(source.brokerUrl()).isEqualTo("http://127.0.0.1:6632");
+        assertThatThrownBy(() -> valid().configure(Configuration.fromMap(Map.of("queen.s3.fetch-concurrency", "0"))))
+                .hasMessage("queen.s3.fetch-concurrency='0' is out of range: allowed 1..256.");
     }
 
     @Test

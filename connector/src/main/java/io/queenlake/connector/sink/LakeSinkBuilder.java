@@ -10,6 +10,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Builds a {@link LakeSink}. Every input is checked by {@link #sanityCheck()} before a sink
@@ -129,6 +130,26 @@ public final class LakeSinkBuilder {
      */
     public LakeSinkBuilder tables(WindowTables.Factory tables) {
         this.tables = tables;
+        return this;
+    }
+
+    /**
+     * Takes each option of the sink that {@code config} sets ({@link LakeSinkOptions}, the window grid's
+     * {@link io.queenlake.connector.window.WindowOptions#ALIGN} and
+     * {@link io.queenlake.connector.window.WindowOptions#TARGET_MB}, and the broker connection of
+     * {@link QueenSourceOptions}), typed or in any spelling its text allows; a key it leaves unset keeps
+     * what this builder holds, so a call after this one still wins, as with Kafka's
+     * {@code setProperties}. A bad value is refused naming its key.
+     */
+    public LakeSinkBuilder configure(ReadableConfig config) {
+        QueenSourceOptions.QUEEN_URL.read(config).ifPresent(this::brokerUrl);
+        QueenSourceOptions.QUEEN_TOKEN.read(config).ifPresent(this::token);
+        QueenSourceOptions.QUEEN_TENANT.read(config).ifPresent(this::tenant);
+        QueenSourceOptions.SINK.read(config).ifPresent(this::sinkName);
+        WriterOptions.prefix(config).ifPresent(this::prefix);
+        writerSettings(WriterOptions.writerSettings(config, writerSettings == null ? WriterSettings.defaults() : writerSettings));
+        LakeSinkOptions.COMMIT_CONCURRENCY.read(config).ifPresent(this::commitConcurrency);
+        LakeSinkOptions.COMMIT_KV_WRITES_PER_SECOND.read(config).ifPresent(this::commitKvWritesPerSecond);
         return this;
     }
 

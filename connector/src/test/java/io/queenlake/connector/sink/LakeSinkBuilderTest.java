@@ -3,9 +3,13 @@ package io.queenlake.connector.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.queenlake.format.jsonl.Compression;
+import io.queenlake.format.object.Format;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -25,6 +29,23 @@ class LakeSinkBuilderTest {
         assertThat(sink.config().pathOf("queen/a%20b.json").toUri().getPath()).isEqualTo("/queen/a%20b.json");
         assertThat(sink.config().toString()).doesNotContain("s3cr3t").contains("token=set");
         assertThat(sink.config().crashHook()).isEmpty();
+    }
+
+    @Test
+    void aFlinkConfigurationSetsTheSinksOptionsAndLeavesTheRest() {
+        Configuration config = Configuration.fromMap(Map.of("queen.s3.format", "ndjson", "queen.s3.compression", "gz",
+                "queen.s3.commit-concurrency", "3", "queen.s3.prefix", "mirror", "queen.s3.sink", "eu"));
+
+        LakeSinkConfig sink = valid().commitKvWritesPerSecond(5).configure(config).build().config();
+
+        assertThat(sink.writerSettings().format()).isEqualTo(new Format.Jsonl(Compression.GZIP));
+        assertThat(sink.prefix().value()).isEqualTo("mirror");
+        assertThat(sink.sinkName()).isEqualTo("eu");
+        assertThat(sink.commitConcurrency()).isEqualTo(3);
+        assertThat(sink.commitKvWritesPerSecond()).as("unset in the configuration").isEqualTo(5);
+        assertThat(sink.brokerUrl()).isEqualTo("http://127.0.0.1:6632");
+        assertThatThrownBy(() -> valid().configure(Configuration.fromMap(Map.of("queen.s3.layout", "per-queue"))))
+                .hasMessage("queen.s3.layout='per-queue' is not an accepted value: allowed merged or per-partition.");
     }
 
     static Stream<Arguments> refusals() {
