@@ -163,7 +163,8 @@ public final class QueenLakeBuilder {
      * concurrency, KV budget), which {@link #source} and {@link #sink} still override. Keys are typed
      * or in any spelling their text allows (a config.yaml, {@code -Dqueen.s3.start=beginning}); a key
      * left unset keeps what this builder holds, so a call after this one still wins, as with Kafka's
-     * {@code setProperties}. Every value is read now: a bad one is refused here, naming its key.
+     * {@code setProperties}. Every value is checked now, so a bad one is refused here naming its key;
+     * the parts read their own tuning from {@code config} again when {@link #build()} builds them.
      */
     public QueenLakeBuilder configure(ReadableConfig config) {
         QueenSourceOptions.QUEEN_URL.read(config).ifPresent(this::brokerUrl);
