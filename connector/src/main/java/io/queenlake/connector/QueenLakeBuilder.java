@@ -2,6 +2,8 @@ package io.queenlake.connector;
 
 import io.queenlake.connector.sink.LakeSink;
 import io.queenlake.connector.sink.LakeSinkBuilder;
+import io.queenlake.connector.sink.LakeSinkOptions;
+import io.queenlake.connector.sink.WriterOptions;
 import io.queenlake.connector.sink.table.WindowTables;
 import io.queenlake.connector.window.WindowOptions;
 import io.queenlake.connector.window.WindowSettings;
@@ -11,18 +13,21 @@ import io.queenlake.format.window.WriterSettings;
 import io.queenlake.source.QueenSource;
 import io.queenlake.source.QueenSourceBuilder;
 import io.queenlake.source.QueenSourceOptions;
+import io.queenlake.source.QueueList;
 import io.queenlake.source.StartMode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Builds a {@link QueenLake}: the broker connection (URL, token, tenant, sink name, request
  * timeout) given once and handed to the source, the windows and the sink alike, with the lake's
- * root, layout and window grid. Defaults are the reference sink's ({@code QUEEN_S3_*}); every
- * refusal in {@link #build()} is one sentence naming the setting.
+ * root, layout and window grid. Defaults are the reference sink's ({@link QueenSourceOptions},
+ * {@link WindowOptions}, {@link LakeSinkOptions}); every refusal in
+ * {@link #build()} is one sentence naming the option's Flink key.
  */
 @PublicEvolving
 public final class QueenLakeBuilder {
@@ -36,35 +41,37 @@ public final class QueenLakeBuilder {
     private String lakeRoot;
     private Prefix prefix = Prefix.DEFAULT;
     private WriterSettings writerSettings = WriterSettings.defaults();
-    private long maxWindowMs = QueenSourceOptions.MAX_WINDOW_MS.defaultNumber();
-    private int checkpointEvery = (int) WindowOptions.CHECKPOINT_EVERY.defaultNumber();
+    private long maxWindowMs = QueenSourceOptions.MAX_WINDOW_MS.defaultValue();
+    private int checkpointEvery = WindowOptions.CHECKPOINT_EVERY.defaultValue();
     private long memoryBytes = WindowSettings.DEFAULT_MEMORY_BYTES;
     private WindowTables.Factory tables;
     private StartMode start;
+    private Consumer<QueenSourceBuilder> sourceOptions = b -> { };
+    private Consumer<LakeSinkBuilder> sinkOptions = b -> { };
     private Consumer<QueenSourceBuilder> sourceTuning = b -> { };
     private Consumer<LakeSinkBuilder> sinkTuning = b -> { };
 
     QueenLakeBuilder() {}
 
-    /** One broker node's base URL ({@code QUEEN_URL}). Required. */
+    /** One broker node's base URL ({@link QueenSourceOptions#QUEEN_URL}). Required. */
     public QueenLakeBuilder brokerUrl(String brokerUrl) {
         this.brokerUrl = brokerUrl;
         return this;
     }
 
-    /** Bearer token ({@code QUEEN_TOKEN}); the lake needs a read-write role. */
+    /** Bearer token ({@link QueenSourceOptions#QUEEN_TOKEN}); the lake needs a read-write role. */
     public QueenLakeBuilder token(String token) {
         this.token = token;
         return this;
     }
 
-    /** Broker tenant ({@code QUEEN_TENANT}), default {@value QueenSourceOptions#DEFAULT_TENANT}. */
+    /** Broker tenant ({@link QueenSourceOptions#QUEEN_TENANT}), default {@value QueenSourceOptions#DEFAULT_TENANT}. */
     public QueenLakeBuilder tenant(String tenant) {
         this.tenant = tenant;
         return this;
     }
 
-    /** The sink's name in the broker's KV ({@code QUEEN_S3_SINK}): its pointers, intents and leases. */
+    /** The sink's name in the broker's KV ({@link QueenSourceOptions#SINK}): its pointers, intents and leases. */
     public QueenLakeBuilder sinkName(String sinkName) {
         this.sinkName = sinkName;
         return this;
@@ -76,7 +83,7 @@ public final class QueenLakeBuilder {
         return this;
     }
 
-    /** The queues to mirror ({@code QUEEN_S3_QUEUES}); {@code "*"} alone for every queue. Required. */
+    /** The queues to mirror ({@link QueenSourceOptions#QUEUES}); {@code "*"} alone for every queue. Required. */
     public QueenLakeBuilder queues(String... queues) {
         return queues(List.of(queues));
     }
@@ -92,7 +99,7 @@ public final class QueenLakeBuilder {
         return this;
     }
 
-    /** The key prefix under the root ({@code QUEEN_S3_PREFIX}), default {@code queen}. */
+    /** The key prefix under the root ({@link LakeSinkOptions#PREFIX}), default {@code queen}. */
     public QueenLakeBuilder prefix(Prefix prefix) {
         this.prefix = Objects.requireNonNull(prefix, "prefix");
         return this;
@@ -104,19 +111,19 @@ public final class QueenLakeBuilder {
         return this;
     }
 
-    /** The window size on the broker's clock ({@code QUEEN_S3_MAX_WINDOW_MS}). */
+    /** The window size on the broker's clock ({@link QueenSourceOptions#MAX_WINDOW_MS}). */
     public QueenLakeBuilder maxWindowMs(long maxWindowMs) {
         this.maxWindowMs = maxWindowMs;
         return this;
     }
 
-    /** A bucket checkpoint document every this many windows ({@code QUEEN_S3_CHECKPOINT_EVERY}). */
+    /** A bucket checkpoint document every this many windows ({@link WindowOptions#CHECKPOINT_EVERY}). */
     public QueenLakeBuilder checkpointEvery(int windows) {
         this.checkpointEvery = windows;
         return this;
     }
 
-    /** What the open windows of one task manager may hold ({@code QUEEN_S3_MEMORY_MB}, here in bytes). */
+    /** What the open windows of one task manager may hold ({@link WindowOptions#MEMORY_MB}, here in bytes). */
     public QueenLakeBuilder memoryBytes(long bytes) {
         this.memoryBytes = bytes;
         return this;
@@ -143,9 +150,41 @@ public final class QueenLakeBuilder {
         return this;
     }
 
-    /** Where a queue without a commit pointer starts ({@code QUEEN_S3_START}). */
+    /** Where a queue without a commit pointer starts ({@link QueenSourceOptions#START}). */
     public QueenLakeBuilder start(StartMode start) {
         this.start = Objects.requireNonNull(start, "start");
+        return this;
+    }
+
+    /**
+     * Takes every option {@code config} sets: the connection and the lake's here
+     * ({@link QueenSourceOptions}, {@link WindowOptions}, {@link LakeSinkOptions}), and the source's
+     * and the sink's own tuning (instance, safe guard, discovery, fetch concurrency, lease TTL, commit
+     * concurrency, KV budget), which {@link #source} and {@link #sink} still override. Keys are typed
+     * or in any spelling their text allows (a config.yaml, {@code -Dqueen.s3.start=beginning}); a key
+     * left unset keeps what this builder holds, so a call after this one still wins, as with Kafka's
+     * {@code setProperties}. Every value is checked now, so a bad one is refused here naming its key;
+     * the parts read their own tuning from {@code config} again when {@link #build()} builds them.
+     */
+    public QueenLakeBuilder configure(ReadableConfig config) {
+        QueenSourceOptions.QUEEN_URL.read(config).ifPresent(this::brokerUrl);
+        QueenSourceOptions.QUEEN_TOKEN.read(config).ifPresent(this::token);
+        QueenSourceOptions.QUEEN_TENANT.read(config).ifPresent(this::tenant);
+        QueenSourceOptions.SINK.read(config).ifPresent(this::sinkName);
+        QueenSourceOptions.QUEUES.read(config)
+                .ifPresent(text -> queues(QueueList.parse(text, IllegalArgumentException::new)));
+        QueenSourceOptions.START.read(config).ifPresent(this::start);
+        QueenSourceOptions.MAX_WINDOW_MS.read(config).ifPresent(this::maxWindowMs);
+        WindowOptions.CHECKPOINT_EVERY.read(config).ifPresent(this::checkpointEvery);
+        WindowOptions.MEMORY_MB.read(config).ifPresent(mb -> memoryBytes(mb * 1024L * 1024L));
+        WriterOptions.prefix(config).ifPresent(this::prefix);
+        writerSettings(WriterOptions.writerSettings(config, writerSettings));
+        // The parts read their own tuning from the same configuration when they are built; reading it
+        // once now on throwaway builders refuses a bad value where it was given.
+        QueenSource.builder().configure(config);
+        LakeSink.builder().configure(config);
+        sourceOptions = sourceOptions.andThen(b -> b.configure(config));
+        sinkOptions = sinkOptions.andThen(b -> b.configure(config));
         return this;
     }
 
@@ -159,6 +198,7 @@ public final class QueenLakeBuilder {
                     + ": set a positive duration.");
         }
         LakeSinkBuilder sinkBuilder = LakeSink.builder();
+        sinkOptions.accept(sinkBuilder);
         sinkTuning.accept(sinkBuilder);
         LakeSink sink = sinkBuilder
                 .root(lakeRoot)
@@ -172,6 +212,7 @@ public final class QueenLakeBuilder {
                 .tables(tables)
                 .build();
         QueenSourceBuilder sourceBuilder = QueenSource.builder();
+        sourceOptions.accept(sourceBuilder);
         sourceTuning.accept(sourceBuilder);
         if (start != null) {
             sourceBuilder.start(start);

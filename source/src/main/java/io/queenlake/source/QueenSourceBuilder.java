@@ -6,11 +6,12 @@ import io.queenlake.source.enumerator.start.LakeRoot;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Builds a {@link QueenSource}. Defaults and ranges are {@link QueenSourceOptions}' (the reference
- * sink's {@code QUEEN_S3_*}); {@link #build()} ends in one {@code sanityCheck()} whose every refusal
- * names the setting, the value and what is allowed.
+ * sink's); {@link #build()} ends in one {@code sanityCheck()} whose every refusal names the option's
+ * Flink key, the value and what is allowed.
  */
 @PublicEvolving
 public final class QueenSourceBuilder {
@@ -21,37 +22,37 @@ public final class QueenSourceBuilder {
     private final List<String> queues = new ArrayList<>();
     private String sink = QueenSourceOptions.SINK.defaultValue();
     private String instance;
-    private StartMode start = StartMode.parse(QueenSourceOptions.START.defaultValue());
-    private long safeGuardMs = QueenSourceOptions.SAFE_GUARD_MS.defaultNumber();
-    private long discoveryIntervalMs = QueenSourceOptions.DISCOVERY_INTERVAL_MS.defaultNumber();
-    private int fetchConcurrency = (int) QueenSourceOptions.FETCH_CONCURRENCY.defaultNumber();
-    private long leaseTtlMs = QueenSourceOptions.LEASE_TTL_MS.defaultNumber();
-    private long maxWindowMs = QueenSourceOptions.MAX_WINDOW_MS.defaultNumber();
+    private StartMode start = QueenSourceOptions.START.defaultValue();
+    private long safeGuardMs = QueenSourceOptions.SAFE_GUARD_MS.defaultValue();
+    private long discoveryIntervalMs = QueenSourceOptions.DISCOVERY_INTERVAL_MS.defaultValue();
+    private int fetchConcurrency = QueenSourceOptions.FETCH_CONCURRENCY.defaultValue();
+    private long leaseTtlMs = QueenSourceOptions.LEASE_TTL_MS.defaultValue();
+    private long maxWindowMs = QueenSourceOptions.MAX_WINDOW_MS.defaultValue();
     private String lakeRoot;
     private KeyBudget keyBudget;
     private long requestTimeoutMs = QueenSourceOptions.DEFAULT_REQUEST_TIMEOUT_MS;
 
     QueenSourceBuilder() {}
 
-    /** One broker node's base URL ({@code QUEEN_URL}). Required. */
+    /** One broker node's base URL ({@link QueenSourceOptions#QUEEN_URL}). Required. */
     public QueenSourceBuilder brokerUrl(String url) {
         this.brokerUrl = url;
         return this;
     }
 
-    /** Bearer token ({@code QUEEN_TOKEN}); a sink needs a read-write role. */
+    /** Bearer token ({@link QueenSourceOptions#QUEEN_TOKEN}); a sink needs a read-write role. */
     public QueenSourceBuilder token(String token) {
         this.token = token;
         return this;
     }
 
-    /** Broker tenant ({@code QUEEN_TENANT}), default {@value QueenSourceOptions#DEFAULT_TENANT}. */
+    /** Broker tenant ({@link QueenSourceOptions#QUEEN_TENANT}), default {@value QueenSourceOptions#DEFAULT_TENANT}. */
     public QueenSourceBuilder tenant(String tenant) {
         this.tenant = tenant;
         return this;
     }
 
-    /** The queues to mirror ({@code QUEEN_S3_QUEUES}); {@code "*"} alone for every queue. Required. */
+    /** The queues to mirror ({@link QueenSourceOptions#QUEUES}); {@code "*"} alone for every queue. Required. */
     public QueenSourceBuilder queues(List<String> queues) {
         this.queues.clear();
         this.queues.addAll(queues);
@@ -68,7 +69,7 @@ public final class QueenSourceBuilder {
     }
 
     /**
-     * This job's name in leases ({@code QUEEN_S3_INSTANCE}); unset draws
+     * This job's name in leases ({@link QueenSourceOptions#INSTANCE}); unset draws
      * {@link QueenSourceOptions#defaultInstance()} once, in {@link #build()}.
      */
     public QueenSourceBuilder instance(String instance) {
@@ -123,6 +124,28 @@ public final class QueenSourceBuilder {
         return this;
     }
 
+    /**
+     * Takes each {@link QueenSourceOptions} option {@code config} sets, typed or in any spelling its
+     * text allows ({@code queen.s3.start: beginning}); a key it leaves unset keeps what this builder
+     * holds, so a call after this one still wins, as with Kafka's {@code setProperties}. A bad value
+     * is refused naming its key.
+     */
+    public QueenSourceBuilder configure(ReadableConfig config) {
+        QueenSourceOptions.QUEEN_URL.read(config).ifPresent(this::brokerUrl);
+        QueenSourceOptions.QUEEN_TOKEN.read(config).ifPresent(this::token);
+        QueenSourceOptions.QUEEN_TENANT.read(config).ifPresent(this::tenant);
+        QueenSourceOptions.QUEUES.read(config).ifPresent(text -> queues(QueueList.parse(text, IllegalArgumentException::new)));
+        QueenSourceOptions.SINK.read(config).ifPresent(this::sink);
+        QueenSourceOptions.INSTANCE.read(config).ifPresent(this::instance);
+        QueenSourceOptions.START.read(config).ifPresent(this::start);
+        QueenSourceOptions.MAX_WINDOW_MS.read(config).ifPresent(this::maxWindowMs);
+        QueenSourceOptions.SAFE_GUARD_MS.read(config).ifPresent(this::safeGuardMs);
+        QueenSourceOptions.DISCOVERY_INTERVAL_MS.read(config).ifPresent(this::discoveryIntervalMs);
+        QueenSourceOptions.FETCH_CONCURRENCY.read(config).ifPresent(this::fetchConcurrency);
+        QueenSourceOptions.LEASE_TTL_MS.read(config).ifPresent(this::leaseTtlMs);
+        return this;
+    }
+
     public QueenSource build() {
         sanityCheck();
         String name = instance == null || instance.isBlank() ? QueenSourceOptions.defaultInstance() : instance;
@@ -135,30 +158,28 @@ public final class QueenSourceBuilder {
         try {
             BrokerUrl.normalize(brokerUrl);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(QueenSourceOptions.QUEEN_URL.envName() + "='" + brokerUrl + "' "
-                    + e.getMessage() + ": set one broker node's base URL, e.g. http://queen:6632");
+            throw new IllegalArgumentException(QueenSourceOptions.QUEEN_URL.key() + "='" + brokerUrl + "' "
+                    + e.getMessage() + ": set one broker node's base URL, e.g. http://queen:6632.");
         }
         if (queues.isEmpty() || queues.stream().anyMatch(q -> q == null || q.isBlank())) {
-            throw new IllegalArgumentException(QueenSourceOptions.QUEUES.envName()
-                    + " is required but not provided: list the queues to mirror (a,b) or * for all");
+            throw new IllegalArgumentException(QueenSourceOptions.QUEUES.key()
+                    + " is required but not provided: list the queues to mirror (a,b) or * for all.");
         }
         if (queues.contains("*") && queues.size() > 1) {
-            throw new IllegalArgumentException(QueenSourceOptions.QUEUES.envName() + "=" + String.join(",", queues)
-                    + " mixes * with names: use * alone or a list of names");
+            throw new IllegalArgumentException(QueenSourceOptions.QUEUES.key() + "=" + String.join(",", queues)
+                    + " mixes * with names: use * alone or a list of names.");
         }
-        if (!QueenSourceOptions.QUEEN_TENANT.passes(tenant)) {
-            throw new IllegalArgumentException(QueenSourceOptions.QUEEN_TENANT.envName() + "='" + tenant
-                    + "' is not a UUID: use the broker's tenant id");
+        QueenSourceOptions.QUEEN_TENANT.require(tenant);
+        QueenSourceOptions.SINK.require(sink);
+        QueenSourceOptions.START.require(start);
+        if (instance != null && !instance.isBlank()) {
+            QueenSourceOptions.INSTANCE.require(instance);
         }
-        if (!QueenSourceOptions.SINK.passes(sink)) {
-            throw new IllegalArgumentException(QueenSourceOptions.SINK.envName() + "='" + sink + "' must be "
-                    + QueenSourceOptions.SINK.allowed());
-        }
-        QueenSourceOptions.SAFE_GUARD_MS.requireInRange(safeGuardMs);
-        QueenSourceOptions.DISCOVERY_INTERVAL_MS.requireInRange(discoveryIntervalMs);
-        QueenSourceOptions.FETCH_CONCURRENCY.requireInRange(fetchConcurrency);
-        QueenSourceOptions.LEASE_TTL_MS.requireInRange(leaseTtlMs);
-        QueenSourceOptions.MAX_WINDOW_MS.requireInRange(maxWindowMs);
+        QueenSourceOptions.SAFE_GUARD_MS.require(safeGuardMs);
+        QueenSourceOptions.DISCOVERY_INTERVAL_MS.require(discoveryIntervalMs);
+        QueenSourceOptions.FETCH_CONCURRENCY.require(fetchConcurrency);
+        QueenSourceOptions.LEASE_TTL_MS.require(leaseTtlMs);
+        QueenSourceOptions.MAX_WINDOW_MS.require(maxWindowMs);
         if (requestTimeoutMs < QueenSourceOptions.MIN_REQUEST_TIMEOUT_MS
                 || requestTimeoutMs > QueenSourceOptions.MAX_REQUEST_TIMEOUT_MS) {
             throw new IllegalArgumentException("request timeout (ms)=" + requestTimeoutMs + " is out of range: allowed "

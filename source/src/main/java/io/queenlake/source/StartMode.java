@@ -1,10 +1,9 @@
 package io.queenlake.source;
 
-import java.util.Locale;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
- * Where a queue with no commit pointer starts ({@code QUEEN_S3_START}); a queue with a pointer
+ * Where a queue with no commit pointer starts ({@link QueenSourceOptions#START}); a queue with a pointer
  * always continues from it.
  */
 @PublicEvolving
@@ -16,9 +15,8 @@ public enum StartMode {
 
     /** Accepts {@link QueenSourceOptions#START}'s spellings: {@code latest|now|end} and {@code earliest|beginning}. */
     public static StartMode parse(String value) {
-        SettingSpec option = QueenSourceOptions.START;
-        String canonical = option.choice(value.trim(), problem -> new IllegalArgumentException(option.envName() + "='"
-                + value + "' is not a start position: use " + option.allowed()));
-        return valueOf(canonical.toUpperCase(Locale.ROOT));
+        QueenOption<StartMode> option = QueenSourceOptions.START;
+        return option.parse(value.trim(), problem -> new IllegalArgumentException(option.key() + "='" + value
+                + "' is not a start position: use " + option.allowed() + "."));
     }
 }

@@ -4,14 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The builder's defaults are its options' and its refusals are one line naming the setting and what is allowed. */
+/** The builder's defaults are its options' and its refusals are one line naming the option's Flink key and what is allowed. */
 class QueenSourceBuilderTest {
 
     private static QueenSourceBuilder valid() {
@@ -75,28 +77,31 @@ class QueenSourceBuilderTest {
     static Stream<Arguments> refusals() {
         return Stream.of(
                 Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.brokerUrl("ftp://x"),
-                        "QUEEN_URL='ftp://x' must start with http:// or https://: set one broker node's base URL,"
-                                + " e.g. http://queen:6632"),
+                        "queen.url='ftp://x' must start with http:// or https://: set one broker node's base URL,"
+                                + " e.g. http://queen:6632."),
                 Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.queues(List.of()),
-                        "QUEEN_S3_QUEUES is required but not provided: list the queues to mirror (a,b) or * for all"),
+                        "queen.s3.queues is required but not provided: list the queues to mirror (a,b) or * for all."),
                 Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.queues("*", "a"),
-                        "QUEEN_S3_QUEUES=*,a mixes * with names: use * alone or a list of names"),
+                        "queen.s3.queues=*,a mixes * with names: use * alone or a list of names."),
                 Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.tenant("acme"),
-                        "QUEEN_TENANT='acme' is not a UUID: use the broker's tenant id"),
+                        "queen.tenant='acme' is not valid: allowed a UUID."),
                 Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.sink("a:b"),
-                        "QUEEN_S3_SINK='a:b' must be 1 to 64 of A-Z a-z 0-9 . _ -"),
+                        "queen.s3.sink='a:b' is not valid: allowed 1 to 64 of A-Z a-z 0-9 . _ -."),
                 Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.sink("x".repeat(65)),
-                        "QUEEN_S3_SINK='" + "x".repeat(65) + "' must be 1 to 64 of A-Z a-z 0-9 . _ -"),
+                        "queen.s3.sink='" + "x".repeat(65) + "' is not valid: allowed 1 to 64 of A-Z a-z 0-9 . _ -."),
                 Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.safeGuardMs(-1),
-                        "QUEEN_S3_SAFE_GUARD_MS=-1 is out of range: allowed 0..3600000"),
+                        "queen.s3.safe-guard-ms=-1 is out of range: allowed 0..3600000."),
                 Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.discoveryIntervalMs(9),
-                        "QUEEN_S3_DISCOVERY_INTERVAL_MS=9 is out of range: allowed 10..3600000"),
+                        "queen.s3.discovery-interval-ms=9 is out of range: allowed 10..3600000."),
                 Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.fetchConcurrency(257),
-                        "QUEEN_S3_FETCH_CONCURRENCY=257 is out of range: allowed 1..256"),
+                        "queen.s3.fetch-concurrency=257 is out of range: allowed 1..256."),
                 Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.leaseTtlMs(999),
-                        "QUEEN_S3_LEASE_TTL_MS=999 is out of range: allowed 1000..3600000"),
+                        "queen.s3.lease-ttl-ms=999 is out of range: allowed 1000..3600000."),
                 Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.maxWindowMs(86_400_001),
-                        "QUEEN_S3_MAX_WINDOW_MS=86400001 is out of range: allowed 100..86400000"),
+                        "queen.s3.max-window-ms=86400001 is out of range: allowed 100..86400000."),
+                Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.instance("x".repeat(129)),
+                        "queen.s3.instance='" + "x".repeat(129) + "' is too long or has control characters: allowed 1 to"
+                                + " 128 printable characters."),
                 Arguments.of((UnaryOperator<QueenSourceBuilder>) b -> b.requestTimeoutMs(99),
                         "request timeout (ms)=99 is out of range: allowed 100..3600000"));
     }
@@ -110,11 +115,28 @@ class QueenSourceBuilderTest {
     }
 
     @Test
+    void aFlinkConfigurationSetsWhatItHoldsAndLeavesTheRest() {
+        Configuration config = Configuration.fromMap(Map.of("queen.s3.queues", "*", "queen.s3.start", "now",
+                "queen.s3.lease-ttl-ms", "1000", "queen.s3.fetch-concurrency", "256"));
+
+        QueenSourceConfig source = valid().safeGuardMs(0).configure(config).build().config();
+
+        assertThat(source.queues()).containsExactly("*");
+        assertThat(source.start()).isEqualTo(StartMode.LATEST);
+        assertThat(source.leaseTtlMs()).isEqualTo(1_000);
+        assertThat(source.fetchConcurrency()).isEqualTo(256);
+        assertThat(source.safeGuardMs()).as("unset in the configuration").isZero();
+        assertThat(source.brokerUrl()).isEqualTo("http://127.0.0.1:6632");
+        assertThatThrownBy(() -> valid().configure(Configuration.fromMap(Map.of("queen.s3.fetch-concurrency", "0"))))
+                .hasMessage("queen.s3.fetch-concurrency='0' is out of range: allowed 1..256.");
+    }
+
+    @Test
     void theStartSpellingsAreTheOptionsOwn() {
         assertThat(StartMode.parse(" Beginning ")).isEqualTo(StartMode.EARLIEST);
         assertThat(StartMode.parse("now")).isEqualTo(StartMode.LATEST);
         assertThatThrownBy(() -> StartMode.parse("tomorrow"))
-                .hasMessage("QUEEN_S3_START='tomorrow' is not a start position: use latest (or now, end) or earliest"
-                        + " (or beginning)");
+                .hasMessage("queen.s3.start='tomorrow' is not a start position: use latest (or now, end) or earliest"
+                        + " (or beginning).");
     }
 }

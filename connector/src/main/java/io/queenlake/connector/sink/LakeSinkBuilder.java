@@ -10,6 +10,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Builds a {@link LakeSink}. Every input is checked by {@link #sanityCheck()} before a sink
@@ -31,8 +32,8 @@ public final class LakeSinkBuilder {
     private WindowTables.Factory tables;
     private String endpoint = "(the S3 file system's s3.endpoint)";
     private Duration stagingRetryFor = DEFAULT_STAGING_RETRY_FOR;
-    private int commitConcurrency = (int) LakeSinkOptions.COMMIT_CONCURRENCY.defaultNumber();
-    private int commitKvWritesPerSecond = (int) LakeSinkOptions.COMMIT_KV_WRITES_PER_SECOND.defaultNumber();
+    private int commitConcurrency = LakeSinkOptions.COMMIT_CONCURRENCY.defaultValue();
+    private int commitKvWritesPerSecond = LakeSinkOptions.COMMIT_KV_WRITES_PER_SECOND.defaultValue();
 
     /** Two windows of the default 128 MiB target: uploads overlap encoding without unbounded memory. */
     public static final long DEFAULT_STAGING_BYTES_IN_FLIGHT = 256L << 20;
@@ -85,7 +86,7 @@ public final class LakeSinkBuilder {
         return this;
     }
 
-    /** QUEEN_S3_SINK: names the KV documents ({@link QueenNames#SINK_NAME}), default {@code default}. */
+    /** {@link QueenSourceOptions#SINK}: names the KV documents ({@link QueenNames#SINK_NAME}), default {@code default}. */
     public LakeSinkBuilder sinkName(String sinkName) {
         this.sinkName = sinkName;
         return this;
@@ -97,13 +98,13 @@ public final class LakeSinkBuilder {
         return this;
     }
 
-    /** QUEEN_URL: the broker whose KV holds the commit pointers (required). */
+    /** {@link QueenSourceOptions#QUEEN_URL}: the broker whose KV holds the commit pointers (required). */
     public LakeSinkBuilder brokerUrl(String brokerUrl) {
         this.brokerUrl = brokerUrl;
         return this;
     }
 
-    /** QUEEN_TOKEN; null or empty sends none. */
+    /** {@link QueenSourceOptions#QUEEN_TOKEN}; null or empty sends none. */
     public LakeSinkBuilder token(String token) {
         this.token = token;
         return this;
@@ -132,6 +133,26 @@ public final class LakeSinkBuilder {
         return this;
     }
 
+    /**
+     * Takes each option of the sink that {@code config} sets ({@link LakeSinkOptions}, the window grid's
+     * {@link io.queenlake.connector.window.WindowOptions#ALIGN} and
+     * {@link io.queenlake.connector.window.WindowOptions#TARGET_MB}, and the broker connection of
+     * {@link QueenSourceOptions}), typed or in any spelling its text allows; a key it leaves unset keeps
+     * what this builder holds, so a call after this one still wins, as with Kafka's
+     * {@code setProperties}. A bad value is refused naming its key.
+     */
+    public LakeSinkBuilder configure(ReadableConfig config) {
+        QueenSourceOptions.QUEEN_URL.read(config).ifPresent(this::brokerUrl);
+        QueenSourceOptions.QUEEN_TOKEN.read(config).ifPresent(this::token);
+        QueenSourceOptions.QUEEN_TENANT.read(config).ifPresent(this::tenant);
+        QueenSourceOptions.SINK.read(config).ifPresent(this::sinkName);
+        WriterOptions.prefix(config).ifPresent(this::prefix);
+        writerSettings(WriterOptions.writerSettings(config, writerSettings == null ? WriterSettings.defaults() : writerSettings));
+        LakeSinkOptions.COMMIT_CONCURRENCY.read(config).ifPresent(this::commitConcurrency);
+        LakeSinkOptions.COMMIT_KV_WRITES_PER_SECOND.read(config).ifPresent(this::commitKvWritesPerSecond);
+        return this;
+    }
+
     /** Tests only: crash once at {@code point} on the first window numbered {@code fromK} or above. */
     public LakeSinkBuilder crashOnceAt(CrashPoint point, long fromK, String testId) {
         this.crashHook = new CrashHook(point, fromK, testId);
@@ -152,18 +173,20 @@ public final class LakeSinkBuilder {
         }
         if (!QueenNames.isSinkName(sinkName)) {
             throw new IllegalArgumentException("the sink name '" + sinkName + "' is not " + QueenNames.SINK_NAME_RULE
-                    + ": fix " + QueenSourceOptions.SINK.envName() + ".");
+                    + ": fix " + QueenSourceOptions.SINK.key() + ".");
         }
         if (!QueenNames.isTenantId(tenant)) {
             throw new IllegalArgumentException("the tenant '" + tenant + "' is not a UUID (" + QueenNames.TENANT_ID_SHAPE
-                    + "): fix the tenant setting.");
+                    + "): fix " + QueenSourceOptions.QUEEN_TENANT.key() + ".");
         }
         if (brokerUrl == null || brokerUrl.isBlank()) {
-            throw new IllegalArgumentException("the broker URL for the commit pointer is required but not provided: set QUEEN_URL.");
+            throw new IllegalArgumentException("the broker URL for the commit pointer is required but not provided: set "
+                    + QueenSourceOptions.QUEEN_URL.key() + ".");
         }
         URI broker = URI.create(brokerUrl.strip());
         if (!"http".equals(broker.getScheme()) && !"https".equals(broker.getScheme())) {
-            throw new IllegalArgumentException("the broker URL '" + brokerUrl + "' is not http(s)://host[:port]: fix QUEEN_URL.");
+            throw new IllegalArgumentException("the broker URL '" + brokerUrl + "' is not http(s)://host[:port]: fix "
+                    + QueenSourceOptions.QUEEN_URL.key() + ".");
         }
         if (requestTimeout == null || requestTimeout.isNegative() || requestTimeout.isZero()) {
             throw new IllegalArgumentException("the broker request timeout must be above zero, was " + requestTimeout
@@ -182,8 +205,8 @@ public final class LakeSinkBuilder {
             throw new IllegalArgumentException("the lake sink's staging retry time must be zero or more, was "
                     + stagingRetryFor + ": set a duration (default " + DEFAULT_STAGING_RETRY_FOR + ").");
         }
-        LakeSinkOptions.COMMIT_CONCURRENCY.requireInRange(commitConcurrency);
-        LakeSinkOptions.COMMIT_KV_WRITES_PER_SECOND.requireInRange(commitKvWritesPerSecond);
+        LakeSinkOptions.COMMIT_CONCURRENCY.require(commitConcurrency);
+        LakeSinkOptions.COMMIT_KV_WRITES_PER_SECOND.require(commitKvWritesPerSecond);
         return new LakeSinkConfig(checkedRoot, prefix, writerSettings, sinkName, tenant.toLowerCase(java.util.Locale.ROOT),
                 brokerUrl.strip(), token, requestTimeout, stagingBytesInFlight, crashHook, endpoint,
                 stagingRetryFor, tables, commitConcurrency, commitKvWritesPerSecond);

@@ -46,7 +46,7 @@ public final class S3CallBounds {
         // ... from this interval, the same doubling: about 30 s of pauses before the job's own retries take over.
         s.put("s3.retry.throttle.interval", "500ms");
         // Connections to the bucket (default 96): every subtask stages and commits up to
-        // QUEEN_S3_COMMIT_CONCURRENCY windows at once, and a call waiting for a connection waits
+        // queen.s3.commit-concurrency windows at once, and a call waiting for a connection waits
         // like a slow bucket (1,500 queues at parallelism 2 held commits over 10 s at 96).
         s.put("s3.connection.maximum", "512");
         // S3A's upload threads (default 10, 32 tasks queued): every object PUT (each manifest) and

@@ -44,7 +44,7 @@ public final class S3Outages {
      * A call still running after this long is reported as an outage. The issue's promise is a WARN
      * within 15 s of the first failing request; the watchdog looks every {@link #CHECK_EVERY}, so 10 s
      * keeps within it with room for a slow check. A healthy request answers in well under a second;
-     * a stage call uploads a whole window object (up to QUEEN_S3_TARGET_MB) and can take longer on a
+     * a stage call uploads a whole window object (up to queen.s3.target-mb) and can take longer on a
      * slow link, in which case the WARN says so ("has not returned after 10 s") rather than claiming an error.
      */
     public static final Duration HANGING_AFTER = Duration.ofSeconds(10);

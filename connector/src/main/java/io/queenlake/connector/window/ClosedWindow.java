@@ -11,7 +11,7 @@ import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * What the window operator hands the lake sink: one closed, numbered window of one queue (after
- * the size cut, so {@code k} is final) and, every {@code QUEEN_S3_CHECKPOINT_EVERY} windows, the
+ * the size cut, so {@code k} is final) and, every {@code queen.s3.checkpoint-every} windows, the
  * resume positions to publish with it. A pure function of the log: the same records always close
  * into the same {@code ClosedWindow}, whatever the parallelism or arrival order. A window that
  * finishes an open intent (a redo, docs/ARCHITECTURE.md "Restore") carries that intent: the sink

@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  *       one below the pointer's {@code tEnd} is dropped;
  *   <li>Flink watermarks are forwarded and close nothing, {@code Long.MAX_VALUE} (a drain)
  *       included: open windows stay open and are read again after a restart;
- *   <li>over the memory budget ({@code QUEEN_S3_MEMORY_MB}, per task manager: {@link OpenWindowBudget})
+ *   <li>over the memory budget ({@code queen.s3.memory-mb}, per task manager: {@link OpenWindowBudget})
  *       the queue holding the most (of those with records at or below their frontier) closes its
  *       oldest open window early at its frontier, and the reader pauses partitions ahead of their
  *       queue's frontier ({@link #overBudget()}).

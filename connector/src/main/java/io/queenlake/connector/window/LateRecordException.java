@@ -1,5 +1,6 @@
 package io.queenlake.connector.window;
 
+import io.queenlake.source.QueenSourceOptions;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
@@ -15,6 +16,7 @@ public final class LateRecordException extends IllegalStateException {
         super("record " + offset + " of partition '" + partition + "' of queue '" + queue + "' (ts " + tsMicros
                 + " us) arrived at or below the queue's frontier " + frontierMicros
                 + " us, so the source broke its promise; the job fails and re-reads it on restart"
-                + " (check that QUEEN_URL names one broker node and QUEEN_S3_SAFE_GUARD_MS covers its clock)");
+                + " (check that " + QueenSourceOptions.QUEEN_URL.key() + " names one broker node and "
+                + QueenSourceOptions.SAFE_GUARD_MS.key() + " covers its clock)");
     }
 }

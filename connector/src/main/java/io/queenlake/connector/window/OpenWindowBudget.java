@@ -3,7 +3,7 @@ package io.queenlake.connector.window;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The bytes the open windows of this task manager hold ({@code QUEEN_S3_MEMORY_MB}, the reference
+ * The bytes the open windows of this task manager hold ({@code queen.s3.memory-mb}, the reference
  * sink's node-wide budget): one total per JVM, shared by every window operator instance in it.
  *
  * <p>Each operator keeps an {@link Account} on its own task thread and publishes its changes to the

@@ -238,7 +238,7 @@ final class QueueWindows {
         emit(closing, closingMin, frontier + 1, out);
         LOG.info("queue '{}': the open windows are over the memory budget ({}={} bytes); window k={}..{} closes early"
                 + " at the frontier: {} records, {} payload bytes, [.., {}); the queue held {} bytes, {} stay open",
-                queue, WindowOptions.MEMORY_MB.envName(), settings.memoryBytes(), firstK, k, closing.size(),
+                queue, WindowOptions.MEMORY_MB.key(), settings.memoryBytes(), firstK, k, closing.size(),
                 closingBytes, frontier + 1, heldBefore, weight());
         return true;
     }

@@ -3,22 +3,24 @@ package io.queenlake.connector.window;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Micros;
 import io.queenlake.format.model.WindowBounds;
+import io.queenlake.source.OptionNames;
+import io.queenlake.source.QueenOption;
 import io.queenlake.source.QueenSourceOptions;
-import io.queenlake.source.SettingSpec;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.apache.flink.annotation.Internal;
 
 /**
  * The window grid on the broker clock (docs/ARCHITECTURE.md "Windows"), pure: epoch-aligned tumbling windows
- * of {@code QUEEN_S3_MAX_WINDOW_MS} whose bounds are whole milliseconds, so a grid window holds
+ * of {@link QueenSourceOptions#MAX_WINDOW_MS} whose bounds are whole milliseconds, so a grid window holds
  * exactly the records with {@code tStart*1000 <= ts_us < tEnd*1000}; a window's last millisecond
  * (its Flink timestamp); and where the lake window made of it starts, so that windows tile. The operator only calls these; nothing here reads a clock.
  */
 @Internal
 public final class WindowRules {
 
-    /** The window size's definition, whose name every refusal says and whose range it checks. */
-    private static final SettingSpec WINDOW_SIZE = QueenSourceOptions.MAX_WINDOW_MS;
+    /** The window size's definition, whose range it checks. */
+    private static final QueenOption<Long> WINDOW_SIZE = QueenSourceOptions.MAX_WINDOW_MS;
 
     private static final long HOUR_MS = Micros.PER_HOUR / 1000;
     private static final long DAY_MS = Micros.PER_DAY / 1000;
@@ -27,31 +29,40 @@ public final class WindowRules {
 
     /**
      * Refuses a window size that could cross its hour (align=hour) or day (align=day), or lies
-     * outside the reference's range, with one sentence naming {@code QUEEN_S3_MAX_WINDOW_MS}.
+     * outside the reference's range, with one sentence naming the options by their Flink keys.
      */
     public static void validate(long sizeMs, Align align) {
+        problem(sizeMs, align, OptionNames.KEYS).ifPresent(problem -> {
+            throw new IllegalArgumentException(problem);
+        });
+    }
+
+    /**
+     * What is wrong with a window size under an alignment, as one sentence naming the window size
+     * and the alignment as {@code names} says (the connector by Flink key, an application by its
+     * own variables); empty when the size fits. Names are spelt only for a problem: bounds() asks on
+     * every new grid cell.
+     */
+    public static Optional<String> problem(long sizeMs, Align align, OptionNames names) {
         if (align == null) {
-            throw new IllegalArgumentException("QUEEN_S3_ALIGN is missing; set it to hour, day or none");
+            return Optional.of(names.of(WindowOptions.ALIGN) + " is missing; set it to "
+                    + WindowOptions.ALIGN.allowed());
         }
-        // (the name is built only for a refusal: bounds() checks on every new grid cell)
-        if (!WINDOW_SIZE.inRange(sizeMs)) {
-            throw new IllegalArgumentException(named(sizeMs) + " is outside " + WINDOW_SIZE.allowed()
+        if (!WINDOW_SIZE.passes(sizeMs)) {
+            return Optional.of(names.of(WINDOW_SIZE) + "=" + sizeMs + " is outside " + WINDOW_SIZE.allowed()
                     + "; choose a window size in that range");
         }
         if (align == Align.HOUR && HOUR_MS % sizeMs != 0) {
-            throw new IllegalArgumentException(named(sizeMs) + " does not divide one hour (" + HOUR_MS
-                    + " ms), so a window would cross its hour with QUEEN_S3_ALIGN=hour; choose a divisor such as"
-                    + " 300000 or 600000");
+            return Optional.of(names.of(WINDOW_SIZE) + "=" + sizeMs + " does not divide one hour (" + HOUR_MS
+                    + " ms), so a window would cross its hour with " + names.of(WindowOptions.ALIGN)
+                    + "=hour; choose a divisor such as 300000 or 600000");
         }
         if (align == Align.DAY && DAY_MS % sizeMs != 0) {
-            throw new IllegalArgumentException(named(sizeMs) + " does not divide one day (" + DAY_MS
-                    + " ms), so a window would cross its day with QUEEN_S3_ALIGN=day; choose a divisor such as "
-                    + HOUR_MS + " or 21600000");
+            return Optional.of(names.of(WINDOW_SIZE) + "=" + sizeMs + " does not divide one day (" + DAY_MS
+                    + " ms), so a window would cross its day with " + names.of(WindowOptions.ALIGN)
+                    + "=day; choose a divisor such as " + HOUR_MS + " or 21600000");
         }
-    }
-
-    private static String named(long sizeMs) {
-        return WINDOW_SIZE.envName() + "=" + sizeMs;
+        return Optional.empty();
     }
 
     /** The grid window holding the stamp {@code tsMicros}; bounds in microseconds, whole milliseconds. */

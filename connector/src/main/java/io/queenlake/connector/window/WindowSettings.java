@@ -1,6 +1,5 @@
 package io.queenlake.connector.window;
 
-import io.queenlake.broker.client.QueenNames;
 import io.queenlake.format.model.Align;
 import io.queenlake.source.QueenSourceOptions;
 import java.io.Serializable;
@@ -15,15 +14,15 @@ import org.apache.flink.annotation.PublicEvolving;
  * refusal is one sentence naming the setting. The token never appears in {@link #toString()}.
  *
  * @param tenant the broker tenant id written into keys and sent to the broker
- * @param sink the sink name of the KV keys ({@code QUEEN_S3_SINK})
- * @param maxWindowMs the window size ({@code QUEEN_S3_MAX_WINDOW_MS})
- * @param align the boundary no window crosses ({@code QUEEN_S3_ALIGN})
- * @param targetBytes the size-cut target in uncompressed weight ({@code QUEEN_S3_TARGET_MB} in bytes)
+ * @param sink the sink name of the KV keys ({@code queen.s3.sink})
+ * @param maxWindowMs the window size ({@code queen.s3.max-window-ms})
+ * @param align the boundary no window crosses ({@code queen.s3.align})
+ * @param targetBytes the size-cut target in uncompressed weight ({@code queen.s3.target-mb} in bytes)
  * @param checkpointEvery attach a checkpoint document every this many windows; 0 disables
- * @param brokerUrl {@code QUEEN_URL}
- * @param token {@code QUEEN_TOKEN}, may be null or empty
+ * @param brokerUrl {@code queen.url}
+ * @param token {@code queen.token}, may be null or empty
  * @param requestTimeout the broker request timeout
- * @param memoryBytes the open windows' budget of one task manager ({@code QUEEN_S3_MEMORY_MB} in bytes),
+ * @param memoryBytes the open windows' budget of one task manager ({@code queen.s3.memory-mb} in bytes),
  *     shared by every window operator in the JVM ({@link OpenWindowBudget})
  */
 @PublicEvolving
@@ -45,10 +44,10 @@ public record WindowSettings(
     /** The tenant of a broker without tenancy. */
     public static final String DEFAULT_TENANT = QueenSourceOptions.DEFAULT_TENANT;
 
-    /** {@code QUEEN_S3_MEMORY_MB}'s default, in bytes. */
-    public static final long DEFAULT_MEMORY_BYTES = Long.parseLong(WindowOptions.MEMORY_MB.defaultValue()) * 1024L * 1024L;
+    /** {@link WindowOptions#MEMORY_MB}'s default, in bytes. */
+    public static final long DEFAULT_MEMORY_BYTES = WindowOptions.MEMORY_MB.defaultValue() * 1024L * 1024L;
 
-    /** Settings with the default memory budget ({@code QUEEN_S3_MEMORY_MB=512}). */
+    /** Settings with the default memory budget ({@link WindowOptions#MEMORY_MB}). */
     public WindowSettings(String tenant, String sink, long maxWindowMs, Align align, long targetBytes,
             int checkpointEvery, String brokerUrl, String token, Duration requestTimeout) {
         this(tenant, sink, maxWindowMs, align, targetBytes, checkpointEvery, brokerUrl, token, requestTimeout,
@@ -60,31 +59,27 @@ public record WindowSettings(
             throw new IllegalArgumentException("the tenant is missing; set it to the broker tenant id, e.g. "
                     + DEFAULT_TENANT);
         }
-        if (!QueenSourceOptions.SINK.passes(sink)) {
-            throw new IllegalArgumentException(QueenSourceOptions.SINK.envName() + "='" + sink
-                    + "' must be " + QueenNames.SINK_NAME_RULE);
-        }
+        QueenSourceOptions.SINK.require(sink);
         WindowRules.validate(maxWindowMs, align);
         if (targetBytes < 1) {
-            throw new IllegalArgumentException("the size-cut target (QUEEN_S3_TARGET_MB) must be at least 1 byte, got "
-                    + targetBytes);
+            throw new IllegalArgumentException("the size-cut target (" + WindowOptions.TARGET_MB.key()
+                    + ") must be at least 1 byte, got " + targetBytes + ".");
         }
-        long maxCheckpointEvery = WindowOptions.CHECKPOINT_EVERY.max();
-        if (checkpointEvery < 0 || checkpointEvery > maxCheckpointEvery) {
-            throw new IllegalArgumentException(WindowOptions.CHECKPOINT_EVERY.envName() + "=" + checkpointEvery
-                    + " is outside 0.." + maxCheckpointEvery + " (0 disables checkpoint documents)");
+        // 0 is the code's own way to turn checkpoint documents off, below the option's range.
+        if (checkpointEvery != 0) {
+            WindowOptions.CHECKPOINT_EVERY.require(checkpointEvery);
         }
         if (brokerUrl == null || brokerUrl.isBlank()) {
-            throw new IllegalArgumentException(
-                    "the Queen broker URL is missing; set QUEEN_URL, e.g. http://localhost:6632");
+            throw new IllegalArgumentException("the Queen broker URL is missing; set "
+                    + QueenSourceOptions.QUEEN_URL.key() + ", e.g. http://localhost:6632.");
         }
         Objects.requireNonNull(requestTimeout, "requestTimeout");
         if (requestTimeout.isZero() || requestTimeout.isNegative()) {
             throw new IllegalArgumentException("the broker request timeout must be positive, got " + requestTimeout);
         }
         if (memoryBytes < 1) {
-            throw new IllegalArgumentException("the open windows' budget (" + WindowOptions.MEMORY_MB.envName()
-                    + ") must be at least 1 byte, got " + memoryBytes);
+            throw new IllegalArgumentException("the open windows' budget (" + WindowOptions.MEMORY_MB.key()
+                    + ") must be at least 1 byte, got " + memoryBytes + ".");
         }
     }
 

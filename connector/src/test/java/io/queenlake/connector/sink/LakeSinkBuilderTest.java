@@ -3,9 +3,13 @@ package io.queenlake.connector.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.queenlake.format.jsonl.Compression;
+import io.queenlake.format.object.Format;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -27,6 +31,23 @@ class LakeSinkBuilderTest {
         assertThat(sink.config().crashHook()).isEmpty();
     }
 
+    @Test
+    void aFlinkConfigurationSetsTheSinksOptionsAndLeavesTheRest() {
+        Configuration config = Configuration.fromMap(Map.of("queen.s3.format", "ndjson", "queen.s3.compression", "gz",
+                "queen.s3.commit-concurrency", "3", "queen.s3.prefix", "mirror", "queen.s3.sink", "eu"));
+
+        LakeSinkConfig sink = valid().commitKvWritesPerSecond(5).configure(config).build().config();
+
+        assertThat(sink.writerSettings().format()).isEqualTo(new Format.Jsonl(Compression.GZIP));
+        assertThat(sink.prefix().value()).isEqualTo("mirror");
+        assertThat(sink.sinkName()).isEqualTo("eu");
+        assertThat(sink.commitConcurrency()).isEqualTo(3);
+        assertThat(sink.commitKvWritesPerSecond()).as("unset in the configuration").isEqualTo(5);
+        assertThat(sink.brokerUrl()).isEqualTo("http://127.0.0.1:6632");
+        assertThatThrownBy(() -> valid().configure(Configuration.fromMap(Map.of("queen.s3.layout", "per-queue"))))
+                .hasMessage("queen.s3.layout='per-queue' is not an accepted value: allowed merged or per-partition.");
+    }
+
     static Stream<Arguments> refusals() {
         return Stream.of(
                 Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.root(null), "lake root is required"),
@@ -34,12 +55,16 @@ class LakeSinkBuilderTest {
                 Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.root("s3:///x"), "names no bucket"),
                 Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.root("file:///"), "file system root"),
                 Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.root("s3://lake?x=1"), "query or fragment"),
-                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.sinkName("a:b"), "QUEEN_S3_SINK"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.sinkName("a:b"), "fix queen.s3.sink."),
                 Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.tenant("acme"), "is not a UUID"),
-                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.brokerUrl(null), "QUEEN_URL"),
-                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.brokerUrl("ftp://x"), "QUEEN_URL"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.brokerUrl(null), "set queen.url."),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.brokerUrl("ftp://x"), "fix queen.url."),
                 Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.requestTimeout(Duration.ZERO), "timeout must be above zero"),
-                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.writerSettings(null), "writer settings are required"));
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.writerSettings(null), "writer settings are required"),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.commitConcurrency(0),
+                        "queen.s3.commit-concurrency=0 is out of range: allowed 1..1024."),
+                Arguments.of((UnaryOperator<LakeSinkBuilder>) b -> b.commitKvWritesPerSecond(10_001),
+                        "queen.s3.commit-kv-writes-per-second=10001 is out of range: allowed 1..10000."));
     }
 
     @ParameterizedTest(name = "{1}")

@@ -92,15 +92,25 @@ class WindowRulesTest {
     }
 
     @Test
-    void aSizeThatDoesNotDivideTheHourIsRefusedNamingTheSetting() {
+    void aSizeThatDoesNotDivideTheHourIsRefusedNamingTheOptionsFlinkKeys() {
         assertThatThrownBy(() -> WindowRules.validate(420_000, Align.HOUR))
-                .hasMessageStartingWith("QUEEN_S3_MAX_WINDOW_MS=420000 does not divide one hour");
+                .hasMessageStartingWith("queen.s3.max-window-ms=420000 does not divide one hour")
+                .hasMessageContaining("with queen.s3.align=hour");
         assertThatThrownBy(() -> WindowRules.validate(7 * 3_600_000L, Align.DAY))
-                .hasMessageStartingWith("QUEEN_S3_MAX_WINDOW_MS=25200000 does not divide one day");
+                .hasMessageStartingWith("queen.s3.max-window-ms=25200000 does not divide one day");
         assertThatThrownBy(() -> WindowRules.validate(99, Align.NONE))
-                .hasMessageStartingWith("QUEEN_S3_MAX_WINDOW_MS=99 is outside 100..86400000");
+                .hasMessageStartingWith("queen.s3.max-window-ms=99 is outside 100..86400000");
         assertThatThrownBy(() -> WindowRules.validate(86_400_001L, Align.NONE))
-                .hasMessageContaining("QUEEN_S3_MAX_WINDOW_MS");
+                .hasMessageContaining("queen.s3.max-window-ms");
+    }
+
+    @Test
+    void anApplicationNamesTheOptionsOfTheRuleItsOwnWay() {
+        assertThat(WindowRules.problem(420_000, Align.HOUR, option -> option.key().toUpperCase()))
+                .hasValueSatisfying(problem -> assertThat(problem)
+                        .startsWith("QUEEN.S3.MAX-WINDOW-MS=420000 does not divide one hour")
+                        .contains("with QUEEN.S3.ALIGN=hour"));
+        assertThat(WindowRules.problem(600_000, Align.HOUR, option -> "unused")).isEmpty();
     }
 
     @Test

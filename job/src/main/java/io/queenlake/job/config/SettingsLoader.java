@@ -7,6 +7,7 @@ import io.queenlake.format.object.Format;
 import io.queenlake.format.window.WriterSettings;
 import io.queenlake.iceberg.CatalogLink;
 import io.queenlake.iceberg.TableUpkeep;
+import io.queenlake.connector.sink.LakeSinkOptions;
 import io.queenlake.connector.window.WindowRules;
 import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.source.StartMode;
@@ -159,8 +160,8 @@ public final class SettingsLoader {
                 throw new SettingsException(Setting.PREFIX.envName() + "='" + text(Setting.PREFIX) + "' "
                         + origin(Setting.PREFIX).describe(Setting.PREFIX) + " is refused: " + e.getMessage());
             }
-            boolean pathStyle = Setting.PATH_STYLE.flag(text(Setting.PATH_STYLE), origin(Setting.PATH_STYLE));
-            String sse = choice(Setting.SSE);
+            boolean pathStyle = typed(Setting.PATH_STYLE, Boolean.class);
+            String sse = text(Setting.SSE);
             String kmsKey = text(Setting.SSE_KMS_KEY_ID);
             if (kmsKey != null && !"aws:kms".equals(sse)) {
                 throw new SettingsException(Setting.SSE_KMS_KEY_ID.envName() + "='" + kmsKey + "' "
@@ -180,19 +181,17 @@ public final class SettingsLoader {
             }
             WriterSettings writer = writer();
             CatalogLink catalog = catalog(writer, endpoint, region, pathStyle, accessKey, secretKey, prefix);
-            StartMode start = StartMode.parse(choice(Setting.START));
+            StartMode start = typed(Setting.START, StartMode.class);
             long maxWindowMs = number(Setting.MAX_WINDOW_MS);
-            try {
-                WindowRules.validate(maxWindowMs, writer.align());
-            } catch (IllegalArgumentException e) {
-                throw new SettingsException(e.getMessage() + " " + origin(Setting.MAX_WINDOW_MS)
-                        .describe(Setting.MAX_WINDOW_MS) + ".");
-            }
+            WindowRules.problem(maxWindowMs, writer.align(), Setting.VARIABLES).ifPresent(problem -> {
+                throw new SettingsException(problem + " " + origin(Setting.MAX_WINDOW_MS).describe(Setting.MAX_WINDOW_MS)
+                        + ".");
+            });
             String sink = text(Setting.SINK);
             String instance = instance();
             String queenUrl = QueenUrl.check(text(Setting.QUEEN_URL), origin(Setting.QUEEN_URL));
             String token = raw(Setting.QUEEN_TOKEN);
-            if (token != null && !Setting.QUEEN_TOKEN.spec().passes(token)) {
+            if (token != null && !QueenSourceOptions.QUEEN_TOKEN.passes(token)) {
                 throw new SettingsException(Setting.QUEEN_TOKEN.envName() + " " + origin(Setting.QUEEN_TOKEN)
                         .describe(Setting.QUEEN_TOKEN) + " contains spaces or control characters: set the bare"
                         + " token, without 'Bearer '.");
@@ -219,7 +218,7 @@ public final class SettingsLoader {
         /** The Iceberg catalog of QUEEN_LAKE_ICEBERG_*, null with QUEEN_LAKE_ICEBERG_CATALOG=none. */
         private CatalogLink catalog(WriterSettings writer, LakeEndpoint endpoint, String region, boolean pathStyle,
                 String accessKey, String secretKey, Prefix prefix) {
-            String kind = choice(Setting.ICEBERG_CATALOG);
+            String kind = text(Setting.ICEBERG_CATALOG);
             List<Setting> detail = List.of(Setting.ICEBERG_URI, Setting.ICEBERG_WAREHOUSE, Setting.ICEBERG_NAMESPACE,
                     Setting.ICEBERG_TOKEN, Setting.ICEBERG_CREDENTIAL, Setting.ICEBERG_USER, Setting.ICEBERG_PASSWORD,
                     Setting.ICEBERG_SNAPSHOT_MAX_AGE_MS, Setting.ICEBERG_SNAPSHOTS_KEPT, Setting.ICEBERG_SNAPSHOTS_MAX,
@@ -267,7 +266,7 @@ public final class SettingsLoader {
                 throw new SettingsException("QUEEN_LAKE_ICEBERG_TOKEN and QUEEN_LAKE_ICEBERG_CREDENTIAL are both set: the"
                         + " REST catalog takes a bearer token or OAuth2 client credentials, set only one.");
             }
-            if (credential != null && !Setting.ICEBERG_CREDENTIAL.spec().passes(credential)) {
+            if (credential != null && !JobOptions.ICEBERG_CREDENTIAL.passes(credential)) {
                 throw new SettingsException("QUEEN_LAKE_ICEBERG_CREDENTIAL " + origin(Setting.ICEBERG_CREDENTIAL)
                         .describe(Setting.ICEBERG_CREDENTIAL) + " is not client_id:client_secret.");
             }
@@ -314,19 +313,18 @@ public final class SettingsLoader {
         }
 
         private WriterSettings writer() {
-            Format format = Format.named(choice(Setting.FORMAT));
-            boolean parquet = format instanceof Format.Parquet;
-            Setting unused = parquet ? Setting.COMPRESSION : Setting.PARQUET_CODEC;
+            Format format = Format.named(text(Setting.FORMAT));
+            Setting unused = Setting.of(LakeSinkOptions.codecNotOf(format));
             if (origin(unused) != Origin.DEFAULT) {
-                Setting used = parquet ? Setting.PARQUET_CODEC : Setting.COMPRESSION;
-                throw new SettingsException(unused.envName() + "='" + text(unused) + "' " + origin(unused)
+                Setting used = Setting.of(LakeSinkOptions.codecOf(format));
+                throw new SettingsException(unused.envName() + "='" + raw(unused) + "' " + origin(unused)
                         .describe(unused) + " does not apply to QUEEN_S3_FORMAT=" + format.name() + ": set "
                         + used.envName() + " (" + used.allowed() + ") instead, or remove it.");
             }
-            String compression = parquet ? choice(Setting.PARQUET_CODEC) : choice(Setting.COMPRESSION);
+            String compression = text(Setting.of(LakeSinkOptions.codecOf(format)));
             long targetBytes = number(Setting.TARGET_MB) * 1024L * 1024L;
-            return new WriterSettings(format.withCodec(compression), Layout.parse(choice(Setting.LAYOUT)),
-                    Align.parse(choice(Setting.ALIGN)), targetBytes);
+            return new WriterSettings(format.withCodec(compression), typed(Setting.LAYOUT, Layout.class),
+                    typed(Setting.ALIGN, Align.class), targetBytes);
         }
 
         /** The name given, or one drawn now for this job (QueenSourceOptions.defaultInstance()). */
@@ -340,10 +338,15 @@ public final class SettingsLoader {
             return raw.get(s);
         }
 
-        /** The text in force if it passes the setting's rule, or null. */
-        private String text(Setting s) {
+        /** The value in force, read into the setting's type within its range, spellings or rule; or null. */
+        private <T> T typed(Setting s, Class<T> type) {
             String value = raw(s);
-            return value == null ? null : s.text(value, origin(s));
+            return value == null ? null : type.cast(s.value(value, origin(s)));
+        }
+
+        /** The text in force if it passes the setting's rule (or is one of its spellings), or null. */
+        private String text(Setting s) {
+            return typed(s, String.class);
         }
 
         private Origin origin(Setting s) {
@@ -351,12 +354,7 @@ public final class SettingsLoader {
         }
 
         private long number(Setting s) {
-            return s.number(text(s), origin(s));
-        }
-
-        private String choice(Setting s) {
-            String value = text(s);
-            return value == null ? null : s.choice(value, origin(s));
+            return typed(s, Number.class).longValue();
         }
     }
 }

@@ -178,6 +178,22 @@ class SettingsLoaderTest {
         assertThat(Setting.QUEUES.flinkKey()).isEqualTo("queen.s3.queues");
     }
 
+    /**
+     * Each option's Flink key is the one the job derived from the variable before the options were
+     * Flink's own (QUEEN_S3_X is queen.s3.x, QUEEN_LAKE_X queen.lake.x, QUEEN_X queen.x, lower case,
+     * '_' as '-'), so every Flink configuration written for an earlier release still applies.
+     */
+    @ParameterizedTest
+    @EnumSource(Setting.class)
+    void everyFlinkKeyIsTheOneEarlierReleasesDerivedFromTheVariable(Setting setting) {
+        String env = setting.envName();
+        String tail = env.startsWith("QUEEN_S3_") ? "s3." + env.substring("QUEEN_S3_".length())
+                : env.startsWith("QUEEN_LAKE_") ? "lake." + env.substring("QUEEN_LAKE_".length())
+                : env.substring("QUEEN_".length());
+        assertThat(setting.flinkKey()).isEqualTo("queen." + tail.toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        assertThat(setting.definition().option().key()).isEqualTo(setting.flinkKey());
+    }
+
     @Test
     void theReferenceDefaultsApplyWhenNothingIsSet() {
         LakeSettings s = load(REQUIRED, Map.of());

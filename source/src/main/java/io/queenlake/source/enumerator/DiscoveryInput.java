@@ -11,7 +11,7 @@ import java.util.OptionalLong;
  *     written since, so its last known {@code lastOffset} still holds
  * @param sinceMicros the last complete pass's safeTime minus the slack; empty when every queue is full
  * @param undecided queues among {@code fullQueues} with no start decision: read their commit pointer
- * @param relist list the tenant's queues after the pass ({@code QUEEN_S3_QUEUES=*})
+ * @param relist list the tenant's queues after the pass ({@code queen.s3.queues=*})
  */
 record DiscoveryInput(
         List<String> fullQueues,

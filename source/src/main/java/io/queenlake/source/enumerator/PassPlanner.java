@@ -18,7 +18,7 @@ final class PassPlanner {
     static final int FULL_SWEEP_EVERY = 30;
     /** Incremental passes ask for partitions written since the last complete pass's safeTime minus this. */
     static final long SINCE_SLACK_MICROS = 2_000_000L;
-    /** With {@code QUEEN_S3_QUEUES=*}, the tenant's queues are listed every this many discovery runs. */
+    /** With {@code queen.s3.queues=*}, the tenant's queues are listed every this many discovery runs. */
     static final int RELIST_EVERY = 10;
 
     private final boolean allQueues;

@@ -1,5 +1,6 @@
 package io.queenlake.source.enumerator;
 
+import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.broker.kv.LeaseStatus;
 import io.queenlake.format.key.KeyBudget;
 import io.queenlake.broker.kv.LeaseView;
@@ -111,7 +112,7 @@ final class WantedQueues {
         Optional<String> refusal = keys.flatMap(budget -> budget.refusal(queue));
         refusal.ifPresent(reason -> {
             skipped.add(queue);
-            LOG.warn("QUEEN_S3_QUEUES=*: skipping {}; the other queues go on", reason);
+            LOG.warn("{}=*: skipping {}; the other queues go on", QueenSourceOptions.QUEUES.key(), reason);
         });
         return refusal.isEmpty();
     }

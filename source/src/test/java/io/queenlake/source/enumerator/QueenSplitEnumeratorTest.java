@@ -412,7 +412,7 @@ class QueenSplitEnumeratorTest {
             assertThat(enumerator.queueStatus()).containsOnlyKeys("orders");
             assertThat(context.allSplits()).extracting(QueueSplit::queue).containsExactly("orders");
             assertThat(log.lines()).filteredOn(l -> l.startsWith("WARN")).singleElement().asString()
-                    .startsWith("WARN QUEEN_S3_QUEUES=*: skipping queue '" + tooLong + "' cannot be mirrored:")
+                    .startsWith("WARN queen.s3.queues=*: skipping queue '" + tooLong + "' cannot be mirrored:")
                     .contains("over S3's limit of 1024").endsWith("the other queues go on");
         }
     }

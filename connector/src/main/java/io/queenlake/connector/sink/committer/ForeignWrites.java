@@ -1,5 +1,6 @@
 package io.queenlake.connector.sink.committer;
 
+import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.broker.kv.ObservedIntent;
@@ -105,6 +106,7 @@ final class ForeignWrites {
         return new LakeFencedException("queue '" + window.queue() + "' is fenced: its commit pointer "
                 + pointers.committedKey(window.queue()) + " is " + pointer + ", " + holder
                 + ", so another writer moved it and this job stops without writing window k=" + window.k()
-                + "; stop the other writer or give this job its own sink name (QUEEN_S3_SINK).");
+                + "; stop the other writer or give this job its own sink name ("
+                + QueenSourceOptions.SINK.key() + ").");
     }
 }

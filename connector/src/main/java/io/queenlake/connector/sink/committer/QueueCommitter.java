@@ -1,5 +1,6 @@
 package io.queenlake.connector.sink.committer;
 
+import io.queenlake.source.QueenSourceOptions;
 import io.queenlake.broker.client.BrokerOutage;
 import io.queenlake.broker.client.QueenException;
 import io.queenlake.broker.kv.CommitPointers;
@@ -316,7 +317,8 @@ final class QueueCommitter implements AutoCloseable {
                 + intents.intentKey(window.queue()) + " was written by another writer ("
                 + now.intent().map(i -> "window k=" + i.k()).orElse("absent") + " at version " + now.version()
                 + ", " + pointers.holder(window.queue()) + "), so this job stops without publishing window k="
-                + window.k() + "; stop the other writer or give this job its own sink name (QUEEN_S3_SINK)."));
+                + window.k() + "; stop the other writer or give this job its own sink name ("
+                + QueenSourceOptions.SINK.key() + ")."));
     }
 
     static Intent intentOf(WindowCommittable window) {

@@ -19,7 +19,7 @@ import org.apache.flink.annotation.Internal;
  *
  * @param openIntentStart without a pointer, {@code tStart} of an intent of window 1: a crashed run
  *     may have published that window's objects, so the queue is read from there, whatever
- *     {@code QUEEN_S3_START} says, and the window operator finishes that window first
+ *     {@code queen.s3.start} says, and the window operator finishes that window first
  * @param refusal why the queue must not start now: its lake is ahead of its pointer, or the lake
  *     could not be checked; such a queue gets no split and is checked again later
  */
