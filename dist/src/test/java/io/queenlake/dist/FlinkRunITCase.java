@@ -49,9 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
 class FlinkRunITCase {
 
     private static final String TENANT = "00000000-0000-0000-0000-000000000001";
-    /** dist/target, as the build passes it: the jar and the front end's libraries (lib/) are there. */
-    private static final Path TARGET = Path.of(System.getProperty("dist.target", "target")).toAbsolutePath();
-    private static final Path JAR = TARGET.resolve("queen-lake-0.1.0.jar");
+    private static final Path TARGET = FlinkRunJar.TARGET;
+    private static final Path JAR = FlinkRunJar.JAR;
 
     @TempDir
     static Path dir;
@@ -82,14 +81,7 @@ class FlinkRunITCase {
                 "parallelism.default: 1",
                 "execution.checkpointing.interval: 500 ms",
                 ""));
-        Files.writeString(confDir.resolve("log4j-cli.properties"), String.join("\n",
-                "rootLogger.level = INFO",
-                "rootLogger.appenderRef.console.ref = ConsoleAppender",
-                "appender.console.name = ConsoleAppender",
-                "appender.console.type = CONSOLE",
-                "appender.console.layout.type = PatternLayout",
-                "appender.console.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n",
-                ""));
+        FlinkRunJar.writeCliLogging(confDir);
         broker = DevBroker.start(DevBrokerOptions.builder().build());
         client = HttpQueenClient.builder().baseUrl(broker.url().toString()).build();
     }
@@ -109,11 +101,7 @@ class FlinkRunITCase {
      * the S3 plugin's SDK; it stays under 50 MB (it was 111 MB with Hadoop and every platform's natives).
      */
     private static void assertJarIsBuilt() throws IOException {
-        assertThat(JAR).as("the flink run jar; build it with mvn package first").exists();
-        Path classes = TARGET.resolve("../../job/target/classes/io/queenlake/job/LakeJob.class").normalize();
-        assertThat(Files.getLastModifiedTime(JAR)).as("%s is older than %s: this test runs in the integration-test"
-                + " phase after package (mvn -pl dist -am verify)", JAR, classes)
-                .isGreaterThanOrEqualTo(Files.getLastModifiedTime(classes));
+        FlinkRunJar.assertBuilt();
         assertThat(Files.size(JAR)).as("the flink run jar's size").isLessThan(50L << 20);
         try (JarFile jar = new JarFile(JAR.toFile())) {
             assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class")).isEqualTo("io.queenlake.job.LakeJob");
@@ -132,7 +120,9 @@ class FlinkRunITCase {
                             || n.startsWith("org/apache/logging/log4j/") || n.startsWith("org/slf4j/")
                             || n.startsWith("com/amazonaws/")
                             // Writing Parquet and S3FileIO need no Hadoop; the S3 plugin brings its own.
-                            || n.startsWith("org/apache/hadoop/"))
+                            || n.startsWith("org/apache/hadoop/")
+                            // The launcher's commands and the SQLite driver (and its natives) are not a cluster's.
+                            || n.startsWith("io/queenlake/job/cli/") || n.startsWith("org/sqlite/"))
                     .limit(5).toList();
             assertThat(strays).as("classes the cluster provides or the flink run jar must not carry").isEmpty();
         }
@@ -187,6 +177,17 @@ class FlinkRunITCase {
     }
 
     @Test
+    void aSqliteCatalogIsRefusedAtSubmissionSinceTheJarCarriesNoDriverForIt() throws Exception {
+        Submission submission = flinkRun(Map.of("QUEEN_S3_BUCKET", "lake"), "--queues", "orders", "--format", "parquet",
+                "--iceberg-catalog", "jdbc", "--iceberg-uri", "jdbc:sqlite:/tmp/catalog.db",
+                "--iceberg-warehouse", "s3://lake/iceberg");
+
+        assertThat(submission.exitCode()).as(submission.output()).isEqualTo(2);
+        assertThat(submission.output()).contains("queen-lake: QUEEN_LAKE_ICEBERG_URI='jdbc:sqlite:/tmp/catalog.db'")
+                .contains("on a cluster use jdbc:postgresql:// or a REST catalog");
+    }
+
+    @Test
     void aBrokerThatDoesNotAnswerStopsTheSubmissionAtTheProbe() throws Exception {
         Path lakeDir = Files.createDirectories(dir.resolve("unprobed-lake"));
         Submission submission = flinkRun(Map.of("QUEEN_S3_BUCKET", "lake"), "--queues", "orders",
@@ -228,8 +229,7 @@ class FlinkRunITCase {
 
     /**
      * {@code flink run -d <jar> args} in its own JVM, as bin/flink runs it: CliFrontend with
-     * FLINK_CONF_DIR, Flink's jars (target/lib, minus this project's own) on the class path, the job
-     * only in the jar.
+     * FLINK_CONF_DIR, a Flink distribution's jars on the class path, the job only in the jar.
      */
     private static Submission flinkRun(Map<String, String> env, String... jobArgs) throws Exception {
         List<String> command = new ArrayList<>(List.of(
@@ -253,10 +253,10 @@ class FlinkRunITCase {
     }
 
     private static String flinkClassPath() throws IOException {
-        try (Stream<Path> jars = Files.list(TARGET.resolve("lib"))) {
-            List<String> entries = jars.filter(p -> !p.getFileName().toString().startsWith("queen-lake"))
-                    .map(Path::toString).sorted().toList();
-            assertThat(entries).as("Flink's jars in target/lib").anyMatch(p -> p.contains("flink-clients"));
+        // A Flink distribution's lib/ (SessionCluster.LIB): the job's libraries come from the jar alone.
+        try (Stream<Path> jars = Files.list(SessionCluster.LIB)) {
+            List<String> entries = jars.map(Path::toString).sorted().toList();
+            assertThat(entries).as("Flink's jars in %s", SessionCluster.LIB).anyMatch(p -> p.contains("flink-clients"));
             return String.join(File.pathSeparator, entries);
         }
     }

@@ -28,8 +28,7 @@ import java.util.stream.Stream;
  */
 final class SessionCluster implements AutoCloseable {
 
-    /** dist/target, as the build passes it. */
-    static final Path TARGET = Path.of(System.getProperty("dist.target", "target")).toAbsolutePath();
+    static final Path TARGET = FlinkRunJar.TARGET;
     static final Path LIB = TARGET.resolve("flink-cluster-lib");
     static final Path PLUGINS = TARGET.resolve("flink-plugins");
     /** The production configuration, for its JVM options (the JDK 17 opens Flink needs). */
@@ -86,14 +85,7 @@ final class SessionCluster implements AutoCloseable {
                 "appender.main.layout.type = PatternLayout",
                 "appender.main.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} [%t] - %m%n",
                 ""));
-        Files.writeString(conf.resolve("log4j-cli.properties"), String.join("\n",
-                "rootLogger.level = INFO",
-                "rootLogger.appenderRef.console.ref = ConsoleAppender",
-                "appender.console.name = ConsoleAppender",
-                "appender.console.type = CONSOLE",
-                "appender.console.layout.type = PatternLayout",
-                "appender.console.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n",
-                ""));
+        FlinkRunJar.writeCliLogging(conf);
         this.javaOptions = productionJavaOptions();
         this.jobManagerLaunch = resourceParams("GET_JM_RESOURCE_PARAMS");
         this.taskManagerLaunch = resourceParams("GET_TM_RESOURCE_PARAMS");

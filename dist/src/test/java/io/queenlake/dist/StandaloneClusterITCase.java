@@ -19,12 +19,10 @@ import io.queenlake.format.key.Prefix;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.model.LogRecord;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -59,8 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 420, unit = TimeUnit.SECONDS)
 class StandaloneClusterITCase {
 
-    private static final Path TARGET = SessionCluster.TARGET;
-    private static final Path JAR = TARGET.resolve("queen-lake-0.1.0.jar");
+    private static final Path JAR = FlinkRunJar.JAR;
     private static final List<String> QUEUES = List.of("orders", "payments", "refunds");
     private static final List<String> PARTITIONS = List.of("p0", "p1", "p2", "p3");
     private static final Duration PATIENCE = Duration.ofSeconds(120);
@@ -91,7 +88,7 @@ class StandaloneClusterITCase {
 
     @BeforeAll
     static void startTheLakeTheBrokerAndTheCluster() throws Exception {
-        assertJarIsBuilt();
+        FlinkRunJar.assertBuilt();
         s3 = EmbeddedS3.start(EmbeddedS3Options.builder().dir(dir.resolve("s3")).accessKey("lake-key")
                 .secretKey("lake-secret").bucket("lake").build());
         FlinkS3ForTests.initialize(s3);
@@ -244,15 +241,6 @@ class StandaloneClusterITCase {
                 pointers.values().stream().mapToLong(Committed::k).sum(), beforeKill, restarts, rest.failures(jobId));
         rest.cancel(jobId);
         await(jobId, "the job cancelled", () -> rest.status(jobId).equals("CANCELED"));
-    }
-
-    /** The shaded jar is built and newer than the job's classes (this test runs after package). */
-    private static void assertJarIsBuilt() throws IOException {
-        assertThat(JAR).as("the flink run jar; build it with mvn package first").exists();
-        Path classes = TARGET.resolve("../../job/target/classes/io/queenlake/job/LakeJob.class").normalize();
-        assertThat(Files.getLastModifiedTime(JAR)).as("%s is older than %s: this test runs in the integration-test"
-                + " phase after package (mvn -pl dist -am verify)", JAR, classes)
-                .isGreaterThanOrEqualTo(Files.getLastModifiedTime(classes));
     }
 
     private static void step(String what) {

@@ -252,6 +252,13 @@ public final class SettingsLoader {
                         .describe(Setting.ICEBERG_URI) + " is not " + scheme + ", which QUEEN_LAKE_ICEBERG_CATALOG=" + kind
                         + " needs.");
             }
+            if (uri.startsWith("jdbc:sqlite:") && !sqliteDriverPresent()) {
+                // The flink run jar leaves the SQLite driver out: a SQLite file is one machine's, not a cluster's.
+                throw new SettingsException("QUEEN_LAKE_ICEBERG_URI='" + uri + "' " + origin(Setting.ICEBERG_URI)
+                        .describe(Setting.ICEBERG_URI) + " is a SQLite file, which the flink run jar does not carry a"
+                        + " driver for: on a cluster use jdbc:postgresql:// or a REST catalog; SQLite is for"
+                        + " ./queen-lake run and demo.");
+            }
             List<Setting> foreign = rest ? List.of(Setting.ICEBERG_USER, Setting.ICEBERG_PASSWORD)
                     : List.of(Setting.ICEBERG_TOKEN, Setting.ICEBERG_CREDENTIAL);
             for (Setting s : foreign) {
@@ -355,6 +362,15 @@ public final class SettingsLoader {
 
         private long number(Setting s) {
             return typed(s, Number.class).longValue();
+        }
+    }
+
+    private static boolean sqliteDriverPresent() {
+        try {
+            Class.forName("org.sqlite.JDBC", false, SettingsLoader.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException absent) {
+            return false;
         }
     }
 }
