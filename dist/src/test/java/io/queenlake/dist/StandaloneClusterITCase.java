@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.broker.client.HttpQueenClient;
 import io.queenlake.broker.client.QueenClient;
 import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.connector.testutils.BrokerLog;
 import io.queenlake.connector.testutils.FlinkLakeFiles;
 import io.queenlake.connector.testutils.FlinkS3ForTests;
 import io.queenlake.connector.testutils.LakeChecker;
@@ -204,7 +205,7 @@ class StandaloneClusterITCase {
         producer.stop();
         Map<String, List<LogRecord>> log = new LinkedHashMap<>();
         for (String queue : QUEUES) {
-            log.put(queue, QueueLog.read(client, queue, PARTITIONS));
+            log.put(queue, BrokerLog.read(client, queue, PARTITIONS));
             assertThat(log.get(queue).stream().map(LogRecord::transactionId))
                     .as("queue %s's log: every record pushed, once", queue)
                     .containsExactlyInAnyOrderElementsOf(producer.queued().get(queue));

@@ -3,6 +3,7 @@ package io.queenlake.job.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.queenlake.broker.client.PushItem;
+import io.queenlake.connector.testutils.BrokerLog;
 import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.model.Align;
 import io.queenlake.format.model.Layout;

@@ -2,6 +2,7 @@ package io.queenlake.job.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.queenlake.connector.testutils.BrokerLog;
 import io.queenlake.format.model.LogRecord;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;

@@ -8,6 +8,7 @@ import io.queenlake.broker.kv.CommitPointers;
 import io.queenlake.connector.pipeline.LakePipeline;
 import io.queenlake.connector.sink.LakeSink;
 import io.queenlake.connector.sink.LakeSinkBuilder;
+import io.queenlake.connector.testutils.BrokerLog;
 import io.queenlake.connector.testutils.FlinkLakeFiles;
 import io.queenlake.connector.testutils.LakeChecker;
 import io.queenlake.connector.testutils.LakeReport;

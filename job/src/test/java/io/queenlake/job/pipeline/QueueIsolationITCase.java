@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.queenlake.broker.client.PushItem;
 import io.queenlake.broker.client.RawJson;
 import io.queenlake.broker.kv.CommitPointers;
+import io.queenlake.connector.testutils.BrokerLog;
 import io.queenlake.format.manifest.Committed;
 import io.queenlake.format.model.LogRecord;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.queenlake.job.pipeline;
+package io.queenlake.connector.testutils;
 
 import io.queenlake.broker.client.EntryError;
 import io.queenlake.broker.client.FetchEntry;
@@ -15,7 +15,7 @@ import java.util.List;
  * as the {@link LogRecord}s the lake must hold: the expected side of the lake checker. It goes
  * through the wire client only, not through the code under test.
  */
-final class BrokerLog {
+public final class BrokerLog {
 
     private static final int MAX_BYTES = 8 * 1024 * 1024;
     private static final int MAX_CALLS = 10_000;
@@ -23,7 +23,7 @@ final class BrokerLog {
     private BrokerLog() {}
 
     /** Every stored record of {@code partitions} of {@code queue}; a partition never pushed to holds none. */
-    static List<LogRecord> read(QueenClient client, String queue, List<String> partitions) {
+    public static List<LogRecord> read(QueenClient client, String queue, List<String> partitions) {
         List<LogRecord> all = new ArrayList<>();
         for (String partition : partitions) {
             all.addAll(readPartition(client, queue, partition));
