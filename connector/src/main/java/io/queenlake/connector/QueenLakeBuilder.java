@@ -188,15 +188,8 @@ public final class QueenLakeBuilder {
         return this;
     }
 
+    /** The sink is built first: its checks refuse a missing root or a timeout not above zero for all three parts. */
     public QueenLake build() {
-        if (lakeRoot == null || lakeRoot.isBlank()) {
-            throw new IllegalArgumentException("the lake root is required but not provided: set it to s3://<bucket> or"
-                    + " file:///<dir>.");
-        }
-        if (requestTimeout == null || requestTimeout.isNegative() || requestTimeout.isZero()) {
-            throw new IllegalArgumentException("the broker request timeout must be above zero, was " + requestTimeout
-                    + ": set a positive duration.");
-        }
         LakeSinkBuilder sinkBuilder = LakeSink.builder();
         sinkOptions.accept(sinkBuilder);
         sinkTuning.accept(sinkBuilder);
