@@ -14,7 +14,7 @@ import java.io.OutputStream;
  * The one JSON writer of the dev broker's answers: Jackson's UTF-8 generator, set to print strings as
  * the raft broker's serde_json prints them (a control character escaped in lowercase hex, a character
  * beyond the BMP as its four UTF-8 bytes, not as an escaped surrogate pair). Stored JSON
- * (payloads, KV values, records rendered at append time) goes in as its bytes through {@link RawJson}.
+ * (payloads, KV values, records rendered at append time) goes in as its bytes through {@link StoredJson}.
  * It extends the factory only for {@link #over}: a generator over a caller's buffer needs its context.
  */
 final class AnswerJson extends JsonFactory {

@@ -244,7 +244,7 @@ final class KvBatch {
         if (row == null) {
             out.writeNull();
         } else {
-            out.writeRawValue(new RawJson(row.value()));
+            out.writeRawValue(new StoredJson(row.value()));
         }
     }
 

@@ -56,7 +56,7 @@ final class RecordWriter {
         g.writeFieldName(TRANSACTION_ID);
         g.writeString(transactionId);
         g.writeFieldName(PAYLOAD);
-        g.writeRawValue(new RawJson(answer));
+        g.writeRawValue(new StoredJson(answer));
         int payloadEnd = sink.length + g.getOutputBuffered();
         g.writeFieldName(TS);
         AnswerJson.stamp(g, stamp);

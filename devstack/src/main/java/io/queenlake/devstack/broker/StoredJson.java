@@ -13,15 +13,15 @@ import java.nio.charset.StandardCharsets;
  * writes this very array to its stream ({@link #asUnquotedUTF8}), so they are never decoded to text.
  * They are JSON already: the quoted forms (a JSON string of the text) have no use here.
  */
-final class RawJson implements SerializableString {
+final class StoredJson implements SerializableString {
 
     private final byte[] utf8;
 
-    RawJson(byte[] utf8) {
+    StoredJson(byte[] utf8) {
         this.utf8 = utf8;
     }
 
-    /** The bytes themselves, not a copy: whoever holds a RawJson does not change them. */
+    /** The bytes themselves, not a copy: whoever holds a StoredJson does not change them. */
     byte[] bytes() {
         return utf8;
     }

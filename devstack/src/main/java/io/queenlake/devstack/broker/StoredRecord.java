@@ -11,7 +11,7 @@ import java.util.Arrays;
  * broker does puts its rendering ({@link RenderedPayload}) there and keeps the stored text in
  * {@code stored}, which is null when the rendering holds the stored text itself.
  */
-record StoredRecord(long offset, long stamp, String transactionId, RawJson json, int payloadStart, int payloadLength,
+record StoredRecord(long offset, long stamp, String transactionId, StoredJson json, int payloadStart, int payloadLength,
         byte[] stored) {
 
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
@@ -25,7 +25,7 @@ record StoredRecord(long offset, long stamp, String transactionId, RawJson json,
     static StoredRecord of(long offset, long stamp, String transactionId, byte[] payload, boolean render) {
         byte[] answer = payload.length == 0 ? NULL : render ? RenderedPayload.of(payload) : payload;
         RecordWriter.Rendered r = RecordWriter.render(offset, stamp, transactionId, answer);
-        return new StoredRecord(offset, stamp, transactionId, new RawJson(r.json()), r.payloadStart(), payload.length,
+        return new StoredRecord(offset, stamp, transactionId, new StoredJson(r.json()), r.payloadStart(), payload.length,
                 render && payload.length > 0 ? payload : null);
     }
 

@@ -39,9 +39,9 @@ class AnswerJsonTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (JsonGenerator g = AnswerJson.FACTORY.over(new byte[1024], out)) {
             g.writeStartArray();
-            g.writeRawValue(new RawJson(small));
-            g.writeRawValue(new RawJson(large));
-            g.writeRawValue(new RawJson(small));
+            g.writeRawValue(new StoredJson(small));
+            g.writeRawValue(new StoredJson(large));
+            g.writeRawValue(new StoredJson(small));
             g.writeEndArray();
         }
         String expected = "[" + new String(small, StandardCharsets.UTF_8) + "," + new String(large, StandardCharsets.UTF_8)
