@@ -6,6 +6,7 @@ import io.queenlake.format.run.RecordEncoding;
 import io.queenlake.format.run.RecordRun;
 import io.queenlake.format.run.RunSlice;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +32,10 @@ final class OpenRuns {
     private int size;
     private long weight;
     private long kept;
+    /** Per run, in the order of {@link #runs}, how many of its first records a frontier has passed. */
+    private int[] passed = new int[8];
+    /** The weight of those records. */
+    private long passedWeight;
 
     OpenRuns(RecordEncoding encoding) {
         this.encoding = encoding;
@@ -72,6 +77,42 @@ final class OpenRuns {
     /** The bytes the runs keep, in total. */
     long kept() {
         return kept;
+    }
+
+    /**
+     * The weight of the records stamped at or below {@code frontier}, found incrementally: a frontier
+     * never falls and a record arriving later is stamped above it, so each run's count of passed
+     * records only grows and every record is weighed once.
+     */
+    long weightAtOrBelow(long frontier) {
+        int i = 0;
+        for (RecordRun run : runs.values()) {
+            if (i == passed.length) {
+                passed = Arrays.copyOf(passed, i * 2);
+            }
+            int n = passed[i];
+            while (n < run.size() && run.stamp(n) <= frontier) {
+                passedWeight += run.weight(n);
+                n++;
+            }
+            passed[i++] = n;
+        }
+        return passedWeight;
+    }
+
+    /**
+     * Each run's records stamped at or below {@code frontier} (runs with none left out), to be read
+     * now: the runs stay open ({@link RecordRun#glance}).
+     */
+    List<RunSlice> glanceAtOrBelow(long frontier) {
+        List<RunSlice> slices = new ArrayList<>(runs.size());
+        for (RecordRun run : runs.values()) {
+            int n = run.countAtOrBelow(frontier);
+            if (n > 0) {
+                slices.add(run.glance(n));
+            }
+        }
+        return slices;
     }
 
     /** The runs, in the order their first record arrived. */

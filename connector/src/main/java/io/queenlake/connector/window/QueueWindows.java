@@ -10,6 +10,7 @@ import io.queenlake.format.order.Utf8ByteOrder;
 import io.queenlake.format.run.OrderedRuns;
 import io.queenlake.format.run.RecordRun;
 import io.queenlake.format.run.RunSlice;
+import io.queenlake.format.window.SizeCut;
 import io.queenlake.format.window.WindowRuns;
 import io.queenlake.source.OpenWindows;
 import io.queenlake.source.QueueRecord;
@@ -143,6 +144,36 @@ final class QueueWindows {
             release(cell.records.size(), cell.payloadBytes, cell.records.kept());
             emit(cell.records.close(), cell.minTs, cell.tEnd, out);
         }
+        if (redo == null) {
+            closeSizeCutPieces(out);
+        }
+    }
+
+    /**
+     * The size cut as bytes accumulate (docs/ARCHITECTURE.md "Windows"): once the records of the
+     * open grid cell at or below the frontier weigh the target and a cut stamp lies among them, the
+     * pieces before the last such cut close at once instead of when the cell does, so they encode
+     * and upload while the rest of the cell is read. The pieces are the ones the whole cell's cut
+     * would give: a cut depends only on the records stamped up to it, all here once the frontier
+     * passed it, and the weight starts again from zero at each cut either way.
+     */
+    private void closeSizeCutPieces(Consumer<ClosedWindow> out) {
+        GridCells.Cell cell = cells.oldest();
+        long target = settings.targetBytes();
+        if (cell == null || cell.payloadBytes < target || cell.minTs > frontier
+                || cell.records.weightAtOrBelow(frontier) < target) {
+            return;
+        }
+        long[] cuts = SizeCut.cutStamps(cell.records.glanceAtOrBelow(frontier), target);
+        if (cuts.length == 0) {
+            return; // the target is reached by the last stamps passed: the cut is the next stamp, not yet known
+        }
+        long cut = cuts[cuts.length - 1];
+        ClosingRuns closing = closeOldestThrough(cut - 1);
+        long firstK = k + 1;
+        emit(closing, firstTs(closing), cut, out);
+        LOG.debug("queue '{}': window k={}..{} closes at its size cut, before its grid cell: {} records, [.., {})",
+                queue, firstK, k, closing.size(), cut);
     }
 
     /**
@@ -213,34 +244,46 @@ final class QueueWindows {
         if (!canCutEarly()) {
             return false;
         }
+        long heldBefore = weight();
+        ClosingRuns closing = closeOldestThrough(frontier);
+        long firstK = k + 1;
+        emit(closing, firstTs(closing), frontier + 1, out);
+        LOG.info("queue '{}': the open windows are over the memory budget ({}={} bytes); window k={}..{} closes early"
+                + " at the frontier: {} records, {} payload bytes, [.., {}); the queue held {} bytes, {} stay open",
+                queue, WindowOptions.MEMORY_MB.key(), settings.memoryBytes(), firstK, k, closing.size(),
+                closing.weight(), frontier + 1, heldBefore, weight());
+        return true;
+    }
+
+    /**
+     * Takes the oldest cell's records stamped at or below {@code lastStamp} out of it (the rest stay
+     * open; the cell goes when nothing does) and out of the budget, for a window closing before its cell.
+     */
+    private ClosingRuns closeOldestThrough(long lastStamp) {
         GridCells.Cell cell = cells.oldest();
-        OpenRuns.Split split = cell.records.closeThrough(frontier);
+        OpenRuns.Split split = cell.records.closeThrough(lastStamp);
         ClosingRuns closing = split.closing();
-        long closingBytes = closing.weight();
-        long closingMin = Long.MAX_VALUE;
-        for (RunSlice slice : closing.slices()) {
-            closingMin = Math.min(closingMin, slice.firstStamp());
-        }
         long stayingMin = Long.MAX_VALUE;
         for (RecordRun run : split.staying().runs()) {
             stayingMin = Math.min(stayingMin, run.stamp(0));
         }
         cell.records = split.staying();
-        cell.payloadBytes -= closingBytes;
+        cell.payloadBytes -= closing.weight();
         cell.minTs = stayingMin;
         if (split.staying().isEmpty()) {
             cells.removeOldest();
         }
-        long heldBefore = weight();
         // The runs' bytes split exactly into the closing slices' and the staying copies'.
-        release(closing.size(), closingBytes, closing.kept());
-        long firstK = k + 1;
-        emit(closing, closingMin, frontier + 1, out);
-        LOG.info("queue '{}': the open windows are over the memory budget ({}={} bytes); window k={}..{} closes early"
-                + " at the frontier: {} records, {} payload bytes, [.., {}); the queue held {} bytes, {} stay open",
-                queue, WindowOptions.MEMORY_MB.key(), settings.memoryBytes(), firstK, k, closing.size(),
-                closingBytes, frontier + 1, heldBefore, weight());
-        return true;
+        release(closing.size(), closing.weight(), closing.kept());
+        return closing;
+    }
+
+    private static long firstTs(ClosingRuns closing) {
+        long first = Long.MAX_VALUE;
+        for (RunSlice slice : closing.slices()) {
+            first = Math.min(first, slice.firstStamp());
+        }
+        return first;
     }
 
     /**

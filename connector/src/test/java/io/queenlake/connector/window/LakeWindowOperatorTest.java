@@ -300,6 +300,94 @@ class LakeWindowOperatorTest {
     }
 
     @Test
+    void thePieceBeforeASizeCutClosesOnceTheFrontierPassesTheCutNotWhenItsGridCellCloses() throws Exception {
+        try (var h = harness(settings("cut-early", 250, 0))) {
+            h.open();
+            start(h, "orders");
+            for (int i = 0; i < 7; i++) {
+                send(h, record("orders", "a", i, T0 + 1_000L * (i + 1), "x".repeat(100)));
+            }
+            frontier(h, "orders", T0 + 3_999);
+            assertThat(drain(h)).as("three records reach the target, but the cut is the next stamp, not passed yet")
+                    .isEmpty();
+            frontier(h, "orders", T0 + 4_000);
+            assertThat(drain(h)).as("the cut at the 4th record's stamp is known, and nothing below it is to come")
+                    .singleElement().satisfies(w -> {
+                        assertThat(w.k()).isEqualTo(1L);
+                        assertThat(w.window().bounds()).isEqualTo(new WindowBounds(T0, T0 + 4_000));
+                        assertThat(KeptRecords.of(w)).extracting(LogRecord::offset).containsExactly(0L, 1L, 2L);
+                    });
+            frontier(h, "orders", T0 + 6_500);
+            assertThat(drain(h)).as("the weight reached the target at the 6th record: the cut is the 7th's stamp,"
+                    + " above the frontier").isEmpty();
+            frontier(h, "orders", T0 + 7_000);
+            assertThat(drain(h)).singleElement().satisfies(w -> {
+                assertThat(w.k()).isEqualTo(2L);
+                assertThat(w.window().bounds()).isEqualTo(new WindowBounds(T0 + 4_000, T0 + 7_000));
+            });
+            frontier(h, "orders", T0 + W - 1);
+            assertThat(drain(h)).singleElement().satisfies(w -> {
+                assertThat(w.k()).isEqualTo(3L);
+                assertThat(w.window().bounds()).as("the rest of the cell, at the cell's end")
+                        .isEqualTo(new WindowBounds(T0 + 7_000, T0 + W));
+                assertThat(KeptRecords.of(w)).extracting(LogRecord::offset).containsExactly(6L);
+            });
+        }
+    }
+
+    @Test
+    void closingSizeCutPiecesAsTheFrontierMovesGivesTheWindowsOfClosingEachCellWhole() throws Exception {
+        int closedBeforeTheirCell = 0;
+        for (long seed = 1; seed <= 20; seed++) {
+            Random random = new Random(seed);
+            long target = 60 + random.nextInt(400);
+            List<QueueEvent> events = randomEvents(random, 2_000);
+            List<ClosedWindow> early = new ArrayList<>();
+            try (var h = harness(settings("cut-as-read-" + seed, target, 0))) {
+                h.open();
+                start(h, "orders");
+                long f = Long.MIN_VALUE;
+                for (QueueEvent e : events) {
+                    send(h, e);
+                    if (e instanceof QueueFrontier frontier) {
+                        f = frontier.frontierMicros();
+                    }
+                    for (ClosedWindow w : drain(h)) {
+                        early.add(w);
+                        long cellEnd = WindowRules.bounds(w.window().tEnd() - 1, WINDOW_MS, Align.HOUR).tEnd();
+                        if (f < cellEnd - 1) {
+                            closedBeforeTheirCell++;
+                        }
+                    }
+                }
+            }
+            List<ClosedWindow> whole;
+            try (var h = harness(settings("cut-at-close-" + seed, target, 0))) {
+                h.open();
+                start(h, "orders");
+                // The same records with only the last frontier: every cell closes whole and is cut then.
+                for (QueueEvent e : events.subList(0, events.size() - 1)) {
+                    if (e instanceof QueueRecord) {
+                        send(h, e);
+                    }
+                }
+                send(h, events.get(events.size() - 1));
+                whole = drain(h);
+            }
+            assertThat(early).as("seed %d", seed).hasSameSizeAs(whole);
+            for (int i = 0; i < whole.size(); i++) {
+                WindowContent a = early.get(i).window();
+                WindowContent b = whole.get(i).window();
+                assertThat(List.of(a.k(), a.tStart(), a.tEnd())).as("seed %d window %d", seed, i)
+                        .isEqualTo(List.of(b.k(), b.tStart(), b.tEnd()));
+                assertThat(KeptRecords.of(a)).as("seed %d k=%d", seed, a.k())
+                        .containsExactlyInAnyOrderElementsOf(KeptRecords.of(b));
+            }
+        }
+        assertThat(closedBeforeTheirCell).as("pieces closed while their cell was open").isGreaterThan(50);
+    }
+
+    @Test
     void aRecordAtOrBelowItsQueuesFrontierFailsTheJobAndIsCounted() throws Exception {
         try (var h = harness(settings("late", 1 << 20, 0))) {
             h.open();

@@ -183,6 +183,18 @@ public final class RecordRun {
         return new RunSlice(this, from, to);
     }
 
+    /**
+     * The records {@code [0, to)} to be read at once by the thread adding to the run, which stays open:
+     * what a size cut looks at while the window is open. Never handed on, since the run may grow
+     * (only a {@link #slice} fixes its records for another thread).
+     */
+    public RunSlice glance(int to) {
+        if (to < 1 || to > size) {
+            throw new IndexOutOfBoundsException("glance at [0, " + to + ") of a run of " + size + " records");
+        }
+        return new RunSlice(this, 0, to);
+    }
+
     /** All records so far. */
     public RunSlice all() {
         return slice(0, size);
