@@ -24,10 +24,14 @@ public final class LakeMetrics {
     public static final String BYTES_WRITTEN = "bytesWritten";
     public static final String RECORDS_LOST = "recordsLost";
     public static final String COMMITTED_K = "committedK";
-    /** With an Iceberg catalog: windows appended to the queue's table, and those found there already. */
+    /** With an Iceberg catalog: windows appended to the queue's table. */
     public static final String TABLE_APPENDS = "tableAppends";
+    /**
+     * Windows found in their table already (a retry), and appends the catalog (or its storage)
+     * failed, each retried: the committer's totals, not per queue (each is logged with its queue),
+     * so a job of thousands of queues keeps its metric dump within Flink's frame.
+     */
     public static final String TABLE_APPENDS_FOUND = "tableAppendsFound";
-    /** Appends the catalog (or its storage) failed; each is retried. */
     public static final String TABLE_APPENDS_FAILED = "tableAppendsFailed";
     /** The newest window the queue's Iceberg table holds, as this committer saw it. */
     public static final String TABLE_K = "tableK";
@@ -45,6 +49,8 @@ public final class LakeMetrics {
 
     private final MetricGroup group;
     private final Map<String, QueueMetrics> queues = new ConcurrentHashMap<>();
+    /** Registered with the first append: a job without a catalog shows no table metrics. */
+    private volatile TableTotals tableTotals;
 
     public LakeMetrics(MetricGroup group) {
         this.group = group;
@@ -75,12 +81,30 @@ public final class LakeMetrics {
      */
     public void recordTableAppend(String queue, long k, boolean appended, long commitMillis) {
         of(queue).table().record(k, appended, commitMillis);
+        if (!appended) {
+            tableTotals().found.inc();
+        }
     }
 
     /** An append of the queue's window to its Iceberg table failed and will be retried. */
     public void recordTableAppendFailed(String queue) {
-        of(queue).table().failed.inc();
+        tableTotals().failed.inc();
     }
+
+    private TableTotals tableTotals() {
+        TableTotals totals = tableTotals;
+        if (totals == null) {
+            synchronized (this) {
+                if (tableTotals == null) {
+                    tableTotals = new TableTotals(group.counter(TABLE_APPENDS_FOUND), group.counter(TABLE_APPENDS_FAILED));
+                }
+                totals = tableTotals;
+            }
+        }
+        return totals;
+    }
+
+    private record TableTotals(Counter found, Counter failed) {}
 
     private QueueMetrics of(String queue) {
         return queues.computeIfAbsent(queue, name -> new QueueMetrics(group.addGroup(QUEUE_GROUP, name)));
@@ -121,23 +145,21 @@ public final class LakeMetrics {
 
     private static final class TableMetrics {
         final Counter appends;
-        final Counter found;
-        final Counter failed;
         volatile long tableK;
         volatile long commitMillis;
         volatile long lastSuccessMillis = System.currentTimeMillis();
 
         TableMetrics(MetricGroup g) {
             appends = g.counter(TABLE_APPENDS);
-            found = g.counter(TABLE_APPENDS_FOUND);
-            failed = g.counter(TABLE_APPENDS_FAILED);
             g.gauge(TABLE_K, () -> tableK);
             g.gauge(TABLE_COMMIT_MILLIS, () -> commitMillis);
             g.gauge(TABLE_COMMIT_AGE_SECONDS, () -> (System.currentTimeMillis() - lastSuccessMillis) / 1000L);
         }
 
         synchronized void record(long k, boolean appended, long millis) {
-            (appended ? appends : found).inc();
+            if (appended) {
+                appends.inc();
+            }
             lastSuccessMillis = System.currentTimeMillis();
             if (millis >= 0) {
                 commitMillis = millis;

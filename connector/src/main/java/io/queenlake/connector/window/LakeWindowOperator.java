@@ -242,6 +242,11 @@ public final class LakeWindowOperator extends AbstractStreamOperator<ClosedWindo
         return metrics.of(queue);
     }
 
+    /** The operator's metrics, for tests. */
+    WindowMetrics metrics() {
+        return metrics;
+    }
+
     /** The queue's windows, for tests. */
     QueueWindows windowsOf(String queue) {
         return queues.get(queue);

@@ -6,12 +6,14 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
 /**
- * The window operator's metrics, one {@code queue} subgroup per queue (a Prometheus label):
- * {@value #BUFFERED_BYTES} (payload bytes in open windows), {@value #LATE_RECORDS} (records that
- * broke their queue's frontier promise), {@value #RECORDS_BELOW_POINTER} (records dropped because a
- * committed window already holds them) and {@value #PAYLOADS_REWRITTEN} (payloads the lake holds
- * as a JSON string of their lossy UTF-8 because they were not one JSON text, counted as their
- * window closes, so a window closed again after a restart counts again).
+ * The window operator's metrics: per queue (a {@code queue} subgroup, a Prometheus label) only
+ * {@value #BUFFERED_BYTES}, the payload bytes in its open windows; for the operator as a whole
+ * {@value #LATE_RECORDS} (records that broke their queue's frontier promise),
+ * {@value #RECORDS_BELOW_POINTER} (records dropped because a committed window already holds them)
+ * and {@value #PAYLOADS_REWRITTEN} (payloads the lake holds as a JSON string of their lossy UTF-8
+ * because they were not one JSON text). Those three are rare events, each logged with its queue,
+ * partition and offset; counted per queue they would cost the metric dump three counters a queue,
+ * which at thousands of queues crowds the task's own gauges out of it (QueueMetricsDumpTest).
  */
 final class WindowMetrics {
 
@@ -23,27 +25,50 @@ final class WindowMetrics {
 
     private final MetricGroup operatorGroup;
     private final Map<String, Queue> queues = new HashMap<>();
+    private final Counter lateRecords;
+    private final Counter recordsBelowPointer;
+    private final Counter payloadsRewritten;
 
     WindowMetrics(MetricGroup operatorGroup) {
         this.operatorGroup = operatorGroup;
+        this.lateRecords = operatorGroup.counter(LATE_RECORDS);
+        this.recordsBelowPointer = operatorGroup.counter(RECORDS_BELOW_POINTER);
+        this.payloadsRewritten = operatorGroup.counter(PAYLOADS_REWRITTEN);
     }
 
     Queue of(String queue) {
         return queues.computeIfAbsent(queue, q -> new Queue(operatorGroup.addGroup(QUEUE_GROUP, q)));
     }
 
-    /** One queue's metrics; the buffered-bytes gauge reads the value the operator keeps in step with its state. */
-    static final class Queue {
-        private final Counter lateRecords;
-        private final Counter recordsBelowPointer;
-        private final Counter payloadsRewritten;
+    long lateRecords() {
+        return lateRecords.getCount();
+    }
+
+    long recordsBelowPointer() {
+        return recordsBelowPointer.getCount();
+    }
+
+    long payloadsRewritten() {
+        return payloadsRewritten.getCount();
+    }
+
+    /**
+     * One queue's gauge, reading the value the operator keeps in step with its open windows; its
+     * events count into the operator's totals.
+     */
+    final class Queue {
         private volatile long bufferedBytes;
 
         private Queue(MetricGroup group) {
-            this.lateRecords = group.counter(LATE_RECORDS);
-            this.recordsBelowPointer = group.counter(RECORDS_BELOW_POINTER);
-            this.payloadsRewritten = group.counter(PAYLOADS_REWRITTEN);
             group.gauge(BUFFERED_BYTES, () -> bufferedBytes);
+        }
+
+        void bufferedBytes(long bytes) {
+            bufferedBytes = bytes;
+        }
+
+        long bufferedBytes() {
+            return bufferedBytes;
         }
 
         void lateRecord() {
@@ -56,26 +81,6 @@ final class WindowMetrics {
 
         void payloadRewritten() {
             payloadsRewritten.inc();
-        }
-
-        long payloadsRewritten() {
-            return payloadsRewritten.getCount();
-        }
-
-        void bufferedBytes(long bytes) {
-            bufferedBytes = bytes;
-        }
-
-        long bufferedBytes() {
-            return bufferedBytes;
-        }
-
-        long lateRecords() {
-            return lateRecords.getCount();
-        }
-
-        long recordsBelowPointer() {
-            return recordsBelowPointer.getCount();
         }
     }
 }

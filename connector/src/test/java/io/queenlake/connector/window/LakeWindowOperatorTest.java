@@ -401,8 +401,7 @@ class LakeWindowOperatorTest {
                     .isInstanceOf(LateRecordException.class)
                     .hasMessageContaining("record 41 of partition 'p-7' of queue 'orders'")
                     .hasMessageContaining("frontier " + (T0 + 5_000));
-            assertThat(operator(h).metricsOf("orders").lateRecords()).isEqualTo(1);
-            assertThat(operator(h).metricsOf("payments").lateRecords()).isZero();
+            assertThat(operator(h).metrics().lateRecords()).as("the late record, logged with its queue").isEqualTo(1);
         }
     }
 
@@ -443,7 +442,7 @@ class LakeWindowOperatorTest {
             assertThat(out).filteredOn(w -> w.queue().equals("fresh")).extracting(ClosedWindow::k).containsExactly(1L);
             // A re-read record below the pointer is dropped on arrival, even below the frontier: never late.
             send(h, record("orders", "a", 0, T0 + 10, "old"));
-            assertThat(operator(h).metricsOf("orders").recordsBelowPointer()).isEqualTo(3);
+            assertThat(operator(h).metrics().recordsBelowPointer()).isEqualTo(3);
             assertThat(drain(h)).isEmpty();
         }
     }
@@ -464,7 +463,7 @@ class LakeWindowOperatorTest {
                 assertThat(w.window().tStart()).isEqualTo(pointerEnd);
                 assertThat(KeptRecords.of(w)).extracting(LogRecord::offset).containsExactlyInAnyOrder(9L);
             });
-            assertThat(operator(h).metricsOf("orders").recordsBelowPointer()).isEqualTo(1);
+            assertThat(operator(h).metrics().recordsBelowPointer()).isEqualTo(1);
             QueueCut now = operator(h).snapshot("orders").orElseThrow().cut();
             assertThat(now.pointerEnd()).isEqualTo(pointerEnd);
             assertThat(now.closedPositions()).as("the older cut's positions are not carried")
@@ -978,7 +977,7 @@ class LakeWindowOperatorTest {
             send(h, record("orders", "p-9", 7, T0 + 9, "{\"fine\":\"\u00e9\"}"));
             frontier(h, "orders", T0 + W - 1);
             assertThat(drain(h)).hasSize(1);
-            assertThat(operator(h).metricsOf("orders").payloadsRewritten()).isEqualTo(3);
+            assertThat(operator(h).metrics().payloadsRewritten()).isEqualTo(3);
         } finally {
             log.close();
         }

@@ -10,15 +10,17 @@ import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
 
 /**
  * A QueenSource reader's metrics, under the reader's metric group in a {@value #GROUP} subgroup
- * (so the web UI, REST and Prometheus show them per subtask), with a {@code queue} key/value
- * subgroup where a number belongs to one queue. Callers record through the {@code record*}-style
- * methods; the fetcher thread and the task thread may both call them.
+ * (so the web UI, REST and Prometheus show them per subtask). They are the reader's totals, not
+ * per queue: a reader of thousands of queues would otherwise send four counters a queue in every
+ * metric dump and crowd the task's own gauges out of it; what landed per queue is the committer's
+ * ({@code recordsWritten}, {@code bytesWritten}, {@code recordsLost} under a {@code queue} label),
+ * and every lost range and skipped record is logged with its queue. Callers record through the
+ * {@code record*}-style methods; the fetcher thread and the task thread may both call them.
  */
 @Internal
 public final class QueenSourceMetrics {
 
     public static final String GROUP = "QueenSourceReader";
-    public static final String QUEUE_GROUP = "queue";
     public static final String RESULT_GROUP = "result";
 
     /** The last complete discovery pass's safeTime, epoch milliseconds. */
@@ -48,7 +50,10 @@ public final class QueenSourceMetrics {
     private final MetricGroup group;
     private final Counter numBytesIn;
     private final Map<String, Counter> fetchCalls = new ConcurrentHashMap<>();
-    private final Map<String, QueueCounters> queues = new ConcurrentHashMap<>();
+    private final Counter fetchedRecords;
+    private final Counter fetchedBytes;
+    private final Counter recordsLost;
+    private final Counter recordsSkipped;
     private volatile long safeTimeMillis = Long.MIN_VALUE;
     private volatile long watermarkMillis = Long.MIN_VALUE;
     private volatile int pausedSplits;
@@ -65,24 +70,10 @@ public final class QueenSourceMetrics {
         for (String result : new String[] {RESULT_RECORDS, RESULT_EMPTY, RESULT_ENTRY_ERROR, RESULT_FAILED}) {
             fetchCalls.put(result, group.addGroup(RESULT_GROUP, result).counter(FETCH_CALLS));
         }
-    }
-
-    private static final class QueueCounters {
-        final Counter fetchedRecords;
-        final Counter fetchedBytes;
-        final Counter recordsLost;
-        final Counter recordsSkipped;
-
-        QueueCounters(MetricGroup queueGroup) {
-            fetchedRecords = queueGroup.counter(FETCHED_RECORDS);
-            fetchedBytes = queueGroup.counter(FETCHED_BYTES);
-            recordsLost = queueGroup.counter(RECORDS_LOST);
-            recordsSkipped = queueGroup.counter(RECORDS_SKIPPED);
-        }
-    }
-
-    private QueueCounters queue(String name) {
-        return queues.computeIfAbsent(name, q -> new QueueCounters(group.addGroup(QUEUE_GROUP, q)));
+        fetchedRecords = group.counter(FETCHED_RECORDS);
+        fetchedBytes = group.counter(FETCHED_BYTES);
+        recordsLost = group.counter(RECORDS_LOST);
+        recordsSkipped = group.counter(RECORDS_SKIPPED);
     }
 
     /** A complete pass arrived with this safeTime (microseconds). */
@@ -111,19 +102,19 @@ public final class QueenSourceMetrics {
         counter.inc();
     }
 
+    /** A fetch call of {@code queue} brought {@code records} records of {@code payloadBytes} payload bytes. */
     public void fetched(String queue, long records, long payloadBytes) {
-        QueueCounters q = queue(queue);
-        q.fetchedRecords.inc(records);
-        q.fetchedBytes.inc(payloadBytes);
+        fetchedRecords.inc(records);
+        fetchedBytes.inc(payloadBytes);
         numBytesIn.inc(payloadBytes);
     }
 
     public void lost(String queue, long records) {
-        queue(queue).recordsLost.inc(records);
+        recordsLost.inc(records);
     }
 
     public void skipped(String queue) {
-        queue(queue).recordsSkipped.inc();
+        recordsSkipped.inc();
     }
 
     long watermarkLagMillis() {
@@ -132,10 +123,9 @@ public final class QueenSourceMetrics {
         return safe == Long.MIN_VALUE || watermark == Long.MIN_VALUE ? -1L : Math.max(0L, safe - watermark);
     }
 
-    /** The counters recorded so far for one queue, for tests and status lines. */
-    public long recordsLost(String queue) {
-        QueueCounters q = queues.get(queue);
-        return q == null ? 0 : q.recordsLost.getCount();
+    /** The records the broker no longer had when this reader read them, in total (for tests and status lines). */
+    public long recordsLost() {
+        return recordsLost.getCount();
     }
 
     public long fetchCalls(String result) {

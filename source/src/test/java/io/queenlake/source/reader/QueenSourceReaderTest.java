@@ -376,7 +376,7 @@ class QueenSourceReaderTest {
         QueueRecord first = rig.output.records.get(0).record();
         assertThat(first.record().offset()).isEqualTo(3L);
         assertThat(first.lostBefore()).containsExactly(new LostRange("p", 1, 2));
-        assertThat(rig.counter(QueenSourceMetrics.QUEUE_GROUP, "q", QueenSourceMetrics.RECORDS_LOST)).isEqualTo(2L);
+        assertThat(rig.counter(QueenSourceMetrics.RECORDS_LOST)).isEqualTo(2L);
     }
 
     @Test
@@ -436,7 +436,7 @@ class QueenSourceReaderTest {
         assertThat(reborn.record().partitionId()).isEqualTo(newId);
         assertThat(reborn.record().offset()).isZero();
         assertThat(reborn.lostBefore()).containsExactly(new LostRange("p", 5, 7));
-        assertThat(rig.counter(QueenSourceMetrics.QUEUE_GROUP, "q", QueenSourceMetrics.RECORDS_LOST)).isEqualTo(3L);
+        assertThat(rig.counter(QueenSourceMetrics.RECORDS_LOST)).isEqualTo(3L);
         assertOnlySplitIs(newId);
         assertThat(rig.output.brokenPromises).isEmpty();
     }
