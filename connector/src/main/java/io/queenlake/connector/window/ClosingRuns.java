@@ -24,4 +24,13 @@ record ClosingRuns(List<RunSlice> slices, List<Lost> lost, int size, long weight
     boolean isEmpty() {
         return size == 0;
     }
+
+    /** The lowest stamp among the records ({@link Long#MAX_VALUE} when there is none). */
+    long firstStamp() {
+        long first = Long.MAX_VALUE;
+        for (RunSlice slice : slices) {
+            first = Math.min(first, slice.firstStamp());
+        }
+        return first;
+    }
 }

@@ -9,7 +9,6 @@ import io.queenlake.format.model.LostRange;
 import io.queenlake.format.order.Utf8ByteOrder;
 import io.queenlake.format.run.OrderedRuns;
 import io.queenlake.format.run.RecordRun;
-import io.queenlake.format.run.RunSlice;
 import io.queenlake.format.window.SizeCut;
 import io.queenlake.format.window.WindowRuns;
 import io.queenlake.source.OpenWindows;
@@ -171,7 +170,7 @@ final class QueueWindows {
         long cut = cuts[cuts.length - 1];
         ClosingRuns closing = closeOldestThrough(cut - 1);
         long firstK = k + 1;
-        emit(closing, firstTs(closing), cut, out);
+        emit(closing, closing.firstStamp(), cut, out);
         LOG.debug("queue '{}': window k={}..{} closes at its size cut, before its grid cell: {} records, [.., {})",
                 queue, firstK, k, closing.size(), cut);
     }
@@ -247,7 +246,7 @@ final class QueueWindows {
         long heldBefore = weight();
         ClosingRuns closing = closeOldestThrough(frontier);
         long firstK = k + 1;
-        emit(closing, firstTs(closing), frontier + 1, out);
+        emit(closing, closing.firstStamp(), frontier + 1, out);
         LOG.info("queue '{}': the open windows are over the memory budget ({}={} bytes); window k={}..{} closes early"
                 + " at the frontier: {} records, {} payload bytes, [.., {}); the queue held {} bytes, {} stay open",
                 queue, WindowOptions.MEMORY_MB.key(), settings.memoryBytes(), firstK, k, closing.size(),
@@ -276,14 +275,6 @@ final class QueueWindows {
         // The runs' bytes split exactly into the closing slices' and the staying copies'.
         release(closing.size(), closing.weight(), closing.kept());
         return closing;
-    }
-
-    private static long firstTs(ClosingRuns closing) {
-        long first = Long.MAX_VALUE;
-        for (RunSlice slice : closing.slices()) {
-            first = Math.min(first, slice.firstStamp());
-        }
-        return first;
     }
 
     /**
