@@ -169,7 +169,7 @@ class PipelineOperationsITCase {
                     atCancel.get(queue).k(), expectedLost, lostByWindow.keySet());
         }
         assertThat(lostInAll).isPositive();
-        // Two recordsLost counters per queue: the source's (ranges seen) and the lake sink's (ranges committed).
+        // Two recordsLost counts: the source readers' totals (ranges seen) and the lake sink's per queue (ranges committed).
         long inSource = lostCounted.entrySet().stream().filter(e -> !e.getKey().contains("Commits"))
                 .mapToLong(Map.Entry::getValue).sum();
         long inSink = lostCounted.entrySet().stream().filter(e -> e.getKey().contains("Commits"))
@@ -378,7 +378,6 @@ class PipelineOperationsITCase {
         return out;
     }
 
-    /** Each counter named {@code metric} of {@code queues} in the job, by its metric identifier. */
     /**
      * The recordsLost counters once the lake sink's have caught up with the source's: the committer counts a
      * window's lost records just after its pointer moves, so a pointer can be seen a moment before its count.
@@ -398,10 +397,15 @@ class PipelineOperationsITCase {
         }
     }
 
+    /**
+     * Each counter named {@code metric} of {@code queues} in the job, by its metric identifier: the
+     * sink's per queue, and the source reader's totals (the job reads only these queues).
+     */
     private static Map<String, Long> counters(RunningJob job, String metric, List<String> queues) {
         Map<String, Long> out = new TreeMap<>();
         REPORTER.findMetrics(job.client().getJobID(), "\\." + metric + "$").forEach((id, m) -> {
-            if (queues.stream().anyMatch(q -> id.endsWith(".queue." + q + "." + metric))) {
+            if (queues.stream().anyMatch(q -> id.endsWith(".queue." + q + "." + metric))
+                    || id.endsWith(".QueenSourceReader." + metric)) {
                 out.put(id, ((org.apache.flink.metrics.Counter) m).getCount());
             }
         });
