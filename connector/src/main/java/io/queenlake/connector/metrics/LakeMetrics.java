@@ -50,7 +50,7 @@ public final class LakeMetrics {
     private final MetricGroup group;
     private final Map<String, QueueMetrics> queues = new ConcurrentHashMap<>();
     /** Registered with the first append: a job without a catalog shows no table metrics. */
-    private volatile TableTotals tableTotals;
+    private TableTotals tableTotals;
 
     public LakeMetrics(MetricGroup group) {
         this.group = group;
@@ -91,17 +91,12 @@ public final class LakeMetrics {
         tableTotals().failed.inc();
     }
 
-    private TableTotals tableTotals() {
-        TableTotals totals = tableTotals;
-        if (totals == null) {
-            synchronized (this) {
-                if (tableTotals == null) {
-                    tableTotals = new TableTotals(group.counter(TABLE_APPENDS_FOUND), group.counter(TABLE_APPENDS_FAILED));
-                }
-                totals = tableTotals;
-            }
+    /** Rare (a retry or a failed append), so a plain lock. */
+    private synchronized TableTotals tableTotals() {
+        if (tableTotals == null) {
+            tableTotals = new TableTotals(group.counter(TABLE_APPENDS_FOUND), group.counter(TABLE_APPENDS_FAILED));
         }
-        return totals;
+        return tableTotals;
     }
 
     private record TableTotals(Counter found, Counter failed) {}

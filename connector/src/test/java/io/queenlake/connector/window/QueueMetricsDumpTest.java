@@ -84,7 +84,7 @@ class QueueMetricsDumpTest {
             LakeMetrics lake = new LakeMetrics(committer);
             for (int q = subtask; q < QUEUES; q += 2) {
                 String queue = "queue-" + q + "-of-a-broker-with-thousands";
-                reader.fetched(queue, 10, 1_000);
+                reader.fetched(10, 1_000);
                 windows.of(queue).bufferedBytes(1_000);
                 lake.recordCommitted(new Manifest("default", "default", queue, 1, 0, 1, "jsonl", "zstd", Layout.MERGED,
                         List.of(), 10, 1_000, 1, 0, 0, List.of(), "queen-lake/0.1.0 jsonl+zstd", 0L));

@@ -102,18 +102,18 @@ public final class QueenSourceMetrics {
         counter.inc();
     }
 
-    /** A fetch call of {@code queue} brought {@code records} records of {@code payloadBytes} payload bytes. */
-    public void fetched(String queue, long records, long payloadBytes) {
+    /** A fetch call brought {@code records} records of {@code payloadBytes} payload bytes. */
+    public void fetched(long records, long payloadBytes) {
         fetchedRecords.inc(records);
         fetchedBytes.inc(payloadBytes);
         numBytesIn.inc(payloadBytes);
     }
 
-    public void lost(String queue, long records) {
+    public void lost(long records) {
         recordsLost.inc(records);
     }
 
-    public void skipped(String queue) {
+    public void skipped() {
         recordsSkipped.inc();
     }
 

@@ -79,7 +79,7 @@ final class FetchCall {
                             records++;
                         }
                     }
-                    metrics.fetched(q.queue(), records, bytes);
+                    metrics.fetched(records, bytes);
                 }
                 batch.add(q.splitId(), items);
                 q.retireIfGone(cursor, batch);

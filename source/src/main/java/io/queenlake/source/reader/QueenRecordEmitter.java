@@ -74,7 +74,7 @@ final class QueenRecordEmitter implements RecordEmitter<ReadItem, QueueEvent, Qu
             }
         }
         if (record.tsMicros() < split.skipBelowMicros()) {
-            metrics.skipped(split.queue());
+            metrics.skipped();
             for (LostRange lost : lostBefore) {
                 // Lost below the start time: inside a window already committed, not this read's loss.
                 LOG.info("queue '{}' partition '{}' offsets {}..{} were trimmed before stamp {} us, where this read starts",
@@ -85,7 +85,7 @@ final class QueenRecordEmitter implements RecordEmitter<ReadItem, QueueEvent, Qu
                 LOG.warn("queue '{}' partition '{}' lost offsets {}..{} ({} records) before offset {}: "
                         + "the broker no longer had them when they were read",
                         split.queue(), lost.partition(), lost.from(), lost.to(), lost.count(), record.offset());
-                metrics.lost(split.queue(), lost.count());
+                metrics.lost(lost.count());
             }
             // The fetch decoder parsed the payload as a JSON value of the answer: the encoder need not again.
             LogRecord logRecord = new LogRecord(split.partition(), split.partitionId(), record.offset(),
