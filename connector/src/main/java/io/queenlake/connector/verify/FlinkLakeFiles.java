@@ -34,16 +34,24 @@ public final class FlinkLakeFiles implements LakeFiles {
     }
 
     private void walk(Path path, String key, List<String> keys) throws IOException {
-        FileStatus[] children = fs.listStatus(path);
+        FileStatus[] children;
+        try {
+            children = fs.listStatus(path);
+        } catch (FileNotFoundException gone) {
+            return; // removed while the walk went on: a running job renames and deletes as it commits
+        }
         if (children == null) {
             return;
         }
         for (FileStatus child : children) {
             String name = child.getPath().getName();
+            if (name.startsWith(".")) {
+                continue; // a writer's in-progress file, never an object of the lake
+            }
             String childKey = key + "/" + name;
             if (child.isDir()) {
                 walk(child.getPath(), childKey, keys);
-            } else if (!name.startsWith(".")) {
+            } else {
                 keys.add(childKey);
             }
         }
