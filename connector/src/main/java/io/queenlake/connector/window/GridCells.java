@@ -1,9 +1,11 @@
 package io.queenlake.connector.window;
 
+import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.model.WindowBounds;
 import io.queenlake.source.QueueRecord;
 import java.util.Collection;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * One queue's open grid cells, by start: the windows of the epoch-aligned grid that hold records
@@ -27,12 +29,12 @@ final class GridCells {
         }
 
         /** Keeps the record; returns the bytes kept for it. */
-        long add(QueueRecord r, long ts, long bytes) {
+        long add(QueueRecord r, long ts, long bytes, Consumer<LogRecord> onRewritten) {
             payloadBytes += bytes;
             if (ts < minTs) {
                 minTs = ts;
             }
-            return records.add(r.record(), r.lostBefore());
+            return records.add(r.record(), r.lostBefore(), onRewritten);
         }
     }
 

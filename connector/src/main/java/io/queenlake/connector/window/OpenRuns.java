@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * One open window's records, each encoded for the lake's format as it arrives and appended to its
@@ -41,8 +42,11 @@ final class OpenRuns {
         this.encoding = encoding;
     }
 
-    /** Encodes and keeps {@code r}; returns the bytes its run grew by. */
-    long add(LogRecord r, List<LostRange> lostBefore) {
+    /**
+     * Encodes and keeps {@code r}, telling {@code onRewritten} when its payload goes in rewritten
+     * (the encoding's own check: no second pass over the payload); returns the bytes its run grew by.
+     */
+    long add(LogRecord r, List<LostRange> lostBefore, Consumer<LogRecord> onRewritten) {
         RecordRun run = recent;
         if (run == null || !run.partitionId().equals(r.partitionId()) || !run.partition().equals(r.partition())) {
             run = runs.computeIfAbsent(r.partition() + '\u0000' + r.partitionId(),
@@ -50,7 +54,9 @@ final class OpenRuns {
             recent = run;
         }
         long before = run.bytes();
-        encoding.append(r, run);
+        if (encoding.append(r, run)) {
+            onRewritten.accept(r);
+        }
         if (!lostBefore.isEmpty()) {
             lost.add(new LostAt(run, run.size() - 1, r.tsMicros(), List.copyOf(lostBefore)));
         }

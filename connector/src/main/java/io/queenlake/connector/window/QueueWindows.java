@@ -16,6 +16,7 @@ import io.queenlake.source.QueueRecord;
 import io.queenlake.source.split.PartitionSplit;
 import io.queenlake.source.split.QueueCut;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -53,6 +54,7 @@ final class QueueWindows {
     private final UnhandedWindows unhanded;
     private final WindowMetrics.Queue metrics;
     private final OpenWindowBudget.Account budget;
+    private final Consumer<LogRecord> onRewritten = this::countRewritten;
 
     private long k;
     private long lastEnd;
@@ -113,12 +115,11 @@ final class QueueWindows {
         }
         // Payload bytes as the size cut weighs them (an empty payload counts 1).
         long bytes = r.record().weight();
-        countIfRewritten(r.record());
         long kept;
         if (redo != null && redo.holds(ts)) {
-            kept = redo.add(queue, r, ts, bytes);
+            kept = redo.add(queue, r, ts, bytes, onRewritten);
         } else {
-            kept = cells.cellOf(ts).add(r, ts, bytes);
+            kept = cells.cellOf(ts).add(r, ts, bytes, onRewritten);
         }
         payloadBytes += bytes;
         keptBytes += kept;
@@ -170,7 +171,8 @@ final class QueueWindows {
         long cut = cuts[cuts.length - 1];
         ClosingRuns closing = closeOldestThrough(cut - 1);
         long firstK = k + 1;
-        emit(closing, closing.firstStamp(), cut, out);
+        // The cuts before the last are the closing records' own: a cut depends only on the records below it.
+        emit(closing, closing.firstStamp(), cut, Arrays.copyOf(cuts, cuts.length - 1), out);
         LOG.debug("queue '{}': window k={}..{} closes at its size cut, before its grid cell: {} records, [.., {})",
                 queue, firstK, k, closing.size(), cut);
     }
@@ -180,10 +182,13 @@ final class QueueWindows {
      * where the last one ended to {@code tEnd}.
      */
     private void emit(ClosingRuns records, long firstTs, long tEnd, Consumer<ClosedWindow> out) {
+        emit(records, firstTs, tEnd, WindowSlicer.cutStamps(records, settings.targetBytes()), out);
+    }
+
+    private void emit(ClosingRuns records, long firstTs, long tEnd, long[] cuts, Consumer<ClosedWindow> out) {
         long tStart = WindowRules.tiledStart(
                 lastEnd == Long.MIN_VALUE ? OptionalLong.empty() : OptionalLong.of(lastEnd), firstTs, settings.align());
-        collect(WindowSlicer.slice(settings.tenant(), queue, tStart, tEnd, records, k + 1, settings.targetBytes()),
-                Optional.empty(), out);
+        collect(WindowSlicer.slice(settings.tenant(), queue, tStart, tEnd, records, k + 1, cuts), Optional.empty(), out);
     }
 
     /**
@@ -204,7 +209,7 @@ final class QueueWindows {
         LOG.info("queue '{}': finishing the open intent k={} [{}, {}) {} {} with {} records", queue, intent.k(),
                 intent.tStart(), intent.tEnd(), intent.format(), intent.compression(), records.size());
         collect(WindowSlicer.slice(settings.tenant(), queue, intent.tStart(), intent.tEnd(), records.close(),
-                intent.k(), Long.MAX_VALUE), Optional.of(intent), out);
+                intent.k(), new long[0]), Optional.of(intent), out);
     }
 
     private void collect(List<WindowSlicer.Sliced> windows, Optional<Intent> intent, Consumer<ClosedWindow> out) {
@@ -389,14 +394,13 @@ final class QueueWindows {
 
     /**
      * Every payload the lake will write as something other than its bytes (not one JSON text in
-     * well-formed UTF-8, see {@link PayloadText}) is counted and logged once, when it is kept: a
+     * well-formed UTF-8, see {@link PayloadText}) is counted and logged once, when it is kept (its
+     * encoding says so, {@link io.queenlake.format.run.RecordEncoding#append}): a
      * real broker never sends one, so each is a broker or producer bug worth a line.
      */
-    private void countIfRewritten(LogRecord r) {
-        if (PayloadText.isRewritten(r)) {
-            metrics.payloadRewritten();
-            LOG.warn("payload rewritten: queue={} partition={} offset={}: {}; the lake holds it as a JSON string"
-                    + " of its lossy UTF-8", queue, r.partition(), r.offset(), PayloadText.whyRewritten(r.payload()));
-        }
+    private void countRewritten(LogRecord r) {
+        metrics.payloadRewritten();
+        LOG.warn("payload rewritten: queue={} partition={} offset={}: {}; the lake holds it as a JSON string"
+                + " of its lossy UTF-8", queue, r.partition(), r.offset(), PayloadText.whyRewritten(r.payload()));
     }
 }

@@ -1,7 +1,9 @@
 package io.queenlake.connector.window;
 
 import io.queenlake.format.manifest.Intent;
+import io.queenlake.format.model.LogRecord;
 import io.queenlake.source.QueueRecord;
+import java.util.function.Consumer;
 
 /**
  * The open intent's window while a start redoes it (DESIGN "Restore"): its records from the
@@ -36,7 +38,7 @@ final class RedoWindow {
     }
 
     /** Keeps the record; returns the bytes kept for it. */
-    long add(String queue, QueueRecord r, long ts, long bytes) {
+    long add(String queue, QueueRecord r, long ts, long bytes, Consumer<LogRecord> onRewritten) {
         if (ts < intent.tStart()) {
             throw new IllegalStateException("queue '" + queue + "': record " + r.record().partition() + "@"
                     + r.record().offset() + " is stamped " + ts + ", between the commit pointer's tEnd and"
@@ -44,7 +46,7 @@ final class RedoWindow {
                     + ", where the window that wrote the intent had no record: the log or the pointer changed");
         }
         payloadBytes += bytes;
-        return records.add(r.record(), r.lostBefore());
+        return records.add(r.record(), r.lostBefore(), onRewritten);
     }
 
     OpenRuns records() {

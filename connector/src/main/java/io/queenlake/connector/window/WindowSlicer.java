@@ -28,6 +28,12 @@ final class WindowSlicer {
 
     private WindowSlicer() {}
 
+    /** Where {@code records} are cut at {@code targetBytes}: {@link SizeCut}'s stamps, none for most windows. */
+    static long[] cutStamps(ClosingRuns records, long targetBytes) {
+        // No running weight can reach the target: the common case, decided by the weight kept as records came.
+        return records.weight() < targetBytes ? new long[0] : SizeCut.cutStamps(records.slices(), targetBytes);
+    }
+
     /** One numbered window, and per partition name and incarnation its oldest record with the lost ranges on it. */
     record Sliced(WindowRuns window, Map<String, Map<String, OldestOpen.Oldest>> oldest) {}
 
@@ -35,11 +41,11 @@ final class WindowSlicer {
      * @param tStart the window start ({@link WindowRules#tiledStart}): where the queue's last window ended
      * @param tEnd the grid end
      * @param records every record of the window, all stamped in {@code [tStart, tEnd)}
+     * @param cuts the stamps where the windows after the first start ({@link #cutStamps}), ascending, inside
+     *     {@code (tStart, tEnd)}
      */
     static List<Sliced> slice(String tenant, String queue, long tStart, long tEnd, ClosingRuns records, long firstK,
-            long targetBytes) {
-        // No running weight can reach the target: the common case, decided by the weight kept as records came.
-        long[] cuts = records.weight() < targetBytes ? new long[0] : SizeCut.cutStamps(records.slices(), targetBytes);
+            long[] cuts) {
         Map<RunSlice, Map<Integer, List<LostRange>>> lostOn = new HashMap<>();
         for (ClosingRuns.Lost l : records.lost()) {
             lostOn.computeIfAbsent(l.slice(), s -> new HashMap<>()).put(l.index(), l.ranges());

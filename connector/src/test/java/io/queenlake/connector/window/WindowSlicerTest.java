@@ -34,14 +34,15 @@ class WindowSlicerTest {
     private static ClosingRuns closing(List<QueueRecord> arrived) {
         OpenRuns open = new OpenRuns(new WindowFormats(new Format.Jsonl(Compression.NONE)).own());
         for (QueueRecord r : arrived) {
-            open.add(r.record(), r.lostBefore());
+            open.add(r.record(), r.lostBefore(), rewritten -> {});
         }
         return open.close();
     }
 
     private static List<WindowRuns> slice(List<QueueRecord> arrived, long firstK, long target) {
-        return WindowSlicer.slice(TENANT, "orders", T0, T1, closing(arrived), firstK, target).stream()
-                .map(WindowSlicer.Sliced::window).toList();
+        ClosingRuns closing = closing(arrived);
+        return WindowSlicer.slice(TENANT, "orders", T0, T1, closing, firstK, WindowSlicer.cutStamps(closing, target))
+                .stream().map(WindowSlicer.Sliced::window).toList();
     }
 
     @Test
@@ -80,7 +81,9 @@ class WindowSlicerTest {
         records.add(record("é", 3, T0 + 4_000, 100, new LostRange("é", 0, 2)));
         records.add(record("d", 3, T0 + 4_000, 100, new LostRange("d", 1, 2)));
         // Target 150: a+b (one stamp) reach 200, cut at c; c alone reaches 200, cut at d and é.
-        List<WindowSlicer.Sliced> windows = WindowSlicer.slice(TENANT, "orders", T0, T1, closing(records), 1, 150);
+        ClosingRuns closing = closing(records);
+        List<WindowSlicer.Sliced> windows = WindowSlicer.slice(TENANT, "orders", T0, T1, closing, 1,
+                WindowSlicer.cutStamps(closing, 150));
         assertThat(windows).hasSize(3);
         assertThat(windows.get(0).window().lost()).containsExactly(new LostRange("a", 0, 4), new LostRange("b", 7, 8));
         assertThat(windows.get(1).window().lost()).isEmpty();

@@ -37,7 +37,8 @@ final class JsonlLineWriter {
         buffer = new LineBuffer(capacity);
     }
 
-    void append(LogRecord r) {
+    /** @return whether the payload was rewritten as a JSON string ({@link PayloadText}) */
+    boolean append(LogRecord r) {
         LineBuffer b = buffer;
         b.put(PARTITION);
         b.put(quotedPartition(r.partition()));
@@ -54,8 +55,9 @@ final class JsonlLineWriter {
         b.put(TS);
         appendStamp(r.tsMicros());
         b.put(PAYLOAD);
-        appendPayload(r);
+        boolean rewritten = appendPayload(r);
         b.put(END);
+        return rewritten;
     }
 
     private byte[] quotedPartition(String partition) {
@@ -80,17 +82,22 @@ final class JsonlLineWriter {
         b.size = Micros.writeFraction((int) (micros - second * Micros.PER_SECOND), b.bytes, b.size + SECOND_PREFIX);
     }
 
-    private void appendPayload(LogRecord r) {
+    /** @return whether the payload was rewritten */
+    private boolean appendPayload(LogRecord r) {
         byte[] payload = r.payload();
         if (payload.length == 0) {
             buffer.put(NULL);
-        } else if (!(r.payloadParsed() && spliceParsedAscii(payload))) {
-            spliceChecked(payload);
+            return false;
         }
+        return !(r.payloadParsed() && spliceParsedAscii(payload)) && !spliceChecked(payload);
     }
 
-    /** Copies the payload into the line first and checks it there: see {@link JsonValidator}. */
-    private void spliceChecked(byte[] payload) {
+    /**
+     * Copies the payload into the line first and checks it there: see {@link JsonValidator}.
+     *
+     * @return whether it went in as it is (else as a JSON string of its lossy UTF-8)
+     */
+    private boolean spliceChecked(byte[] payload) {
         LineBuffer b = buffer;
         int len = payload.length;
         b.ensure(len + 1); // the validator's NUL goes after the copy
@@ -98,9 +105,10 @@ final class JsonlLineWriter {
         System.arraycopy(payload, 0, b.bytes, start, len);
         if (validator.isValid(b.bytes, start, start + len)) {
             b.size = start + len; // its line breaks already turned into spaces
-        } else {
-            JsonStringEscaper.quoteBytesInto(payload, b); // from the original: the copy may be altered
+            return true;
         }
+        JsonStringEscaper.quoteBytesInto(payload, b); // from the original: the copy may be altered
+        return false;
     }
 
     /**

@@ -17,10 +17,11 @@ final class JsonlLines implements RecordEncoding {
     }
 
     @Override
-    public void append(LogRecord r, RecordRun run) {
+    public boolean append(LogRecord r, RecordRun run) {
         LineBuffer buffer = lines.buffer;
         buffer.size = 0;
-        lines.append(r);
+        boolean rewritten = lines.append(r);
         run.add(r.offset(), r.tsMicros(), (int) r.weight(), buffer.bytes, 0, buffer.size);
+        return rewritten;
     }
 }

@@ -1,6 +1,7 @@
 package io.queenlake.format.parquet;
 
 import io.queenlake.format.codec.ObjectEncoder;
+import io.queenlake.format.jsonl.PayloadText;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.run.RecordEncoding;
 import io.queenlake.format.run.RecordRun;
@@ -32,7 +33,7 @@ final class ParquetRows implements RecordEncoding {
     }
 
     @Override
-    public void append(LogRecord r, RecordRun run) {
+    public boolean append(LogRecord r, RecordRun run) {
         byte[] txn = r.transactionId().isEmpty() ? NO_TRANSACTION : r.transactionId().getBytes(StandardCharsets.UTF_8);
         byte[] payload = r.payload();
         int length = 5 + txn.length + 1 + payload.length;
@@ -46,6 +47,7 @@ final class ParquetRows implements RecordEncoding {
         System.arraycopy(payload, 0, scratch, at, payload.length);
         at += payload.length;
         run.add(r.offset(), r.tsMicros(), (int) r.weight(), scratch, 0, at);
+        return PayloadText.isRewritten(r); // the rows are encoded at the close: the check is made here
     }
 
     /** The records of {@code inLakeOrder}, each decoded when asked for: never all at once. */

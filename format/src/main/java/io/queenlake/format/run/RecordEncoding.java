@@ -12,8 +12,14 @@ public interface RecordEncoding {
     /** The name the runs carry, so an encoder never reads another format's bytes. */
     String name();
 
-    /** Encodes {@code r} and appends it to {@code run}. */
-    void append(LogRecord r, RecordRun run);
+    /**
+     * Encodes {@code r} and appends it to {@code run}.
+     *
+     * @return whether the lake holds the payload rewritten, as something other than its bytes
+     *     ({@code PayloadText.isRewritten}): the caller counts and logs each, and a JSONL line's own
+     *     check of the payload says so without a second pass over it
+     */
+    boolean append(LogRecord r, RecordRun run);
 
     /** A run for this encoding's bytes. */
     default RecordRun newRun(String partition, String partitionId) {

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import java.util.PriorityQueue;
 
 /**
  * Cuts a window whose weight reaches the target into consecutive windows at record-stamp
@@ -64,33 +63,105 @@ public final class SizeCut {
 
     /**
      * The same cut stamps for records kept as runs ({@link RunSlice}), found by merging the runs by
-     * stamp (each run's stamps never fall) instead of sorting every record's.
+     * stamp (each run's stamps never fall) instead of sorting every record's: a heap of run
+     * indexes keyed by each run's next stamp, with the records of one stamp taken from a run in one go.
      */
     public static long[] cutStamps(List<RunSlice> runs, long targetBytes) {
         Cuts cuts = new Cuts(targetBytes);
-        int[] next = new int[runs.size()];
-        PriorityQueue<Integer> byStamp = new PriorityQueue<>(Math.max(1, runs.size()),
-                (a, b) -> Long.compare(runs.get(a).stamp(next[a]), runs.get(b).stamp(next[b])));
-        for (int r = 0; r < runs.size(); r++) {
-            byStamp.add(r);
-        }
-        while (!byStamp.isEmpty()) {
-            long stamp = runs.get(byStamp.peek()).stamp(next[byStamp.peek()]);
+        RunMerge merge = new RunMerge(runs);
+        while (!merge.isEmpty()) {
+            long stamp = merge.nextStamp();
             long group = 0;
-            while (!byStamp.isEmpty() && runs.get(byStamp.peek()).stamp(next[byStamp.peek()]) == stamp) {
-                int r = byStamp.poll();
-                RunSlice run = runs.get(r);
-                while (next[r] < run.size() && run.stamp(next[r]) == stamp) {
-                    group += run.weight(next[r]);
-                    next[r]++;
-                }
-                if (next[r] < run.size()) {
-                    byStamp.add(r);
-                }
+            while (!merge.isEmpty() && merge.nextStamp() == stamp) {
+                group += merge.takeStamp(stamp);
             }
             cuts.group(stamp, group);
         }
         return cuts.stamps();
+    }
+
+    /** A min-heap of runs by their next record's stamp, without boxing: the size cut's merge. */
+    private static final class RunMerge {
+        private final RunSlice[] runs;
+        private final int[] next;
+        private final long[] head;
+        private final int[] heap;
+        private int size;
+
+        RunMerge(List<RunSlice> slices) {
+            runs = slices.toArray(new RunSlice[0]);
+            next = new int[runs.length];
+            head = new long[runs.length];
+            heap = new int[runs.length];
+            for (int r = 0; r < runs.length; r++) {
+                if (runs[r].size() > 0) {
+                    head[r] = runs[r].stamp(0);
+                    heap[size] = r;
+                    siftUp(size++);
+                }
+            }
+        }
+
+        boolean isEmpty() {
+            return size == 0;
+        }
+
+        long nextStamp() {
+            return head[heap[0]];
+        }
+
+        /** Takes the records stamped {@code stamp} from the run on top; returns their weight. */
+        long takeStamp(long stamp) {
+            int r = heap[0];
+            RunSlice run = runs[r];
+            int i = next[r];
+            int end = run.size();
+            long weight = 0;
+            while (i < end && run.stamp(i) == stamp) {
+                weight += run.weight(i);
+                i++;
+            }
+            next[r] = i;
+            if (i < end) {
+                head[r] = run.stamp(i);
+            } else {
+                heap[0] = heap[--size];
+            }
+            if (size > 0) {
+                siftDown(0);
+            }
+            return weight;
+        }
+
+        private void siftUp(int at) {
+            int r = heap[at];
+            while (at > 0) {
+                int parent = (at - 1) >>> 1;
+                if (head[heap[parent]] <= head[r]) {
+                    break;
+                }
+                heap[at] = heap[parent];
+                at = parent;
+            }
+            heap[at] = r;
+        }
+
+        private void siftDown(int at) {
+            int r = heap[at];
+            int half = size >>> 1;
+            while (at < half) {
+                int child = 2 * at + 1;
+                if (child + 1 < size && head[heap[child + 1]] < head[heap[child]]) {
+                    child++;
+                }
+                if (head[r] <= head[heap[child]]) {
+                    break;
+                }
+                heap[at] = heap[child];
+                at = child;
+            }
+            heap[at] = r;
+        }
     }
 
     /** The rule itself, fed each distinct stamp in ascending order with the weight of its records. */

@@ -7,6 +7,8 @@ import io.queenlake.format.jsonl.Compression;
 import io.queenlake.format.jsonl.PayloadText;
 import io.queenlake.format.model.LogRecord;
 import io.queenlake.format.parquet.ParquetCodec;
+import io.queenlake.format.run.RecordEncoding;
+import io.queenlake.format.run.RecordRun;
 import io.queenlake.format.window.ObjectLabels;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -73,6 +75,30 @@ class PayloadRewriteAndNullTest {
         assertThat(PayloadText.isRewritten(fine)).isFalse();
         assertThat(jsonl.get(bad.length).payload()).isEqualTo(fine.payload());
         assertThat(parquet.get(bad.length).payload()).isEqualTo(fine.payload());
+    }
+
+    @Test
+    void eachFormatsRecordEncodingSaysWhichPayloadsItRewritesAsPayloadTextDoes() {
+        List<LogRecord> records = new ArrayList<>();
+        byte[][] payloads = {OVERLONG, CESU8, ABOVE_F4, "{\"a\":".getBytes(StandardCharsets.UTF_8),
+                "{\"ok\":\"\u00e9\"}".getBytes(StandardCharsets.UTF_8), "{\"a\":\n1}".getBytes(StandardCharsets.US_ASCII),
+                "\"a\nb\"".getBytes(StandardCharsets.US_ASCII), "null".getBytes(StandardCharsets.US_ASCII), new byte[0],
+                "[1,2]".getBytes(StandardCharsets.US_ASCII), "1 2".getBytes(StandardCharsets.US_ASCII)};
+        for (int i = 0; i < payloads.length; i++) {
+            records.add(new LogRecord("p", "", 2L * i, "t", 1_000 + i, payloads[i], false));
+            records.add(new LogRecord("p", "", 2L * i + 1, "t", 1_000 + i, payloads[i], true));
+        }
+        for (Format format : List.of(JSONL, PARQUET)) {
+            RecordEncoding encoding = format.encoder().recordEncoding();
+            RecordRun run = encoding.newRun("p", "");
+            for (LogRecord r : records) {
+                assertThat(encoding.append(r, run)).as("%s, record %d", format, r.offset())
+                        .isEqualTo(PayloadText.isRewritten(r));
+            }
+        }
+        // The three ill-formed UTF-8 payloads either way; the three ASCII ones that are not one JSON text only
+        // when no parser vouched for them.
+        assertThat(records.stream().filter(PayloadText::isRewritten).count()).isEqualTo(9);
     }
 
     @Test

@@ -111,7 +111,7 @@ class WindowRunsTest {
         Random random = new Random(5);
         for (int trial = 0; trial < 200; trial++) {
             List<LogRecord> records = new ArrayList<>();
-            int partitions = 1 + random.nextInt(6);
+            int partitions = 1 + random.nextInt(trial % 2 == 0 ? 6 : 40); // a deeper merge every other trial
             for (int p = 0; p < partitions; p++) {
                 long ts = 1_000 + random.nextInt(50);
                 for (int o = 0; o < random.nextInt(60); o++) {
