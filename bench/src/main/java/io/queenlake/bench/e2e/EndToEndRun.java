@@ -84,6 +84,7 @@ final class EndToEndRun {
         double firstRecordSeconds;
         double readAllSeconds;
         long cpuNanos;
+        long brokerCpuNanos;
         long compilerCpuNanos;
         long collectorCpuNanos;
         long peakHeap;
@@ -124,6 +125,7 @@ final class EndToEndRun {
                 checkpoints = cluster.completedCheckpoints();
             }
             cpuNanos = sampler.cpuNanos();
+            brokerCpuNanos = sampler.brokerCpuNanos();
             compilerCpuNanos = sampler.compilerCpuNanos();
             collectorCpuNanos = sampler.collectorCpuNanos();
             peakHeap = sampler.peakHeapBytes();
@@ -132,7 +134,7 @@ final class EndToEndRun {
         List<Path> objects = folder.objects();
         long dataObjects = objects.stream().filter(p -> isData(p.getFileName().toString())).count();
         long verified = verify(peer, settings, folder);
-        return new RunResult(peer, config, census.records(), payloadBytes, seconds, firstRecordSeconds, readAllSeconds, cpuNanos / 1e9, compilerCpuNanos / 1e9, collectorCpuNanos / 1e9, peakHeap, peakLiveHeap, peak.stateBytes(), peak.checkpointedBytes(),
+        return new RunResult(peer, config, census.records(), payloadBytes, seconds, firstRecordSeconds, readAllSeconds, cpuNanos / 1e9, brokerCpuNanos / 1e9, compilerCpuNanos / 1e9, collectorCpuNanos / 1e9, peakHeap, peakLiveHeap, peak.stateBytes(), peak.checkpointedBytes(),
                 Map.copyOf(stateByTask), requests, checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
     }
 

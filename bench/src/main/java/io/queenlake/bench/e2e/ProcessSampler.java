@@ -37,6 +37,7 @@ final class ProcessSampler implements AutoCloseable {
     private long cpuNanos = -1;
     private long compilerCpuNanos = -1;
     private long collectorCpuNanos = -1;
+    private long brokerCpuNanos = -1;
 
     private ProcessSampler(LongSupplier brokerCpu) {
         System.gc(); // the last run's garbage and its collection usage are not this run's
@@ -75,7 +76,8 @@ final class ProcessSampler implements AutoCloseable {
     @Override
     public void close() {
         if (cpuNanos < 0) {
-            cpuNanos = os.getProcessCpuTime() - cpuAtStart + brokerCpu.getAsLong() - brokerCpuAtStart;
+            brokerCpuNanos = brokerCpu.getAsLong() - brokerCpuAtStart;
+            cpuNanos = os.getProcessCpuTime() - cpuAtStart + brokerCpuNanos;
             compilerCpuNanos = JitQuiet.compilerCpuNanos() - compilerCpuAtStart;
             collectorCpuNanos = ThreadCpu.nanos(ThreadCpu::collector) - collectorCpuAtStart;
             stopped = true;
@@ -85,6 +87,14 @@ final class ProcessSampler implements AutoCloseable {
 
     long cpuNanos() {
         return cpuNanos;
+    }
+
+    /**
+     * CPU time the broker's JVM took during the run (part of {@link #cpuNanos()}): serving the
+     * source's fetches, the same work for every peer, so a sink's own cost is the rest.
+     */
+    long brokerCpuNanos() {
+        return brokerCpuNanos;
     }
 
     /**

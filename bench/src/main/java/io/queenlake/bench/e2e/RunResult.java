@@ -23,7 +23,7 @@ import java.util.Map;
  * @param objects objects in the run's bucket at the end; {@code dataObjects} of them hold records
  * @param recordsVerified records read back from the bucket once the clock stopped
  */
-record RunResult(Peer peer, RunConfig config, long records, long payloadBytes, double seconds, double firstRecordSeconds, double readAllSeconds, double cpuSeconds, double jitSeconds, double gcSeconds, long peakHeapBytes,
+record RunResult(Peer peer, RunConfig config, long records, long payloadBytes, double seconds, double firstRecordSeconds, double readAllSeconds, double cpuSeconds, double brokerCpuSeconds, double jitSeconds, double gcSeconds, long peakHeapBytes,
         long peakLiveHeapBytes, long peakStateBytes, long peakCheckpointedBytes,
         Map<String, Long> peakStateByTask, Map<String, Long> s3Requests, long checkpoints, long objects, long dataObjects, long bucketBytes, long recordsVerified) {
 
