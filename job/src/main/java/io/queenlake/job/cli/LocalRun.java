@@ -1,5 +1,6 @@
 package io.queenlake.job.cli;
 
+import io.queenlake.connector.metrics.MetricDumpFrame;
 import io.queenlake.job.LakeJob;
 import io.queenlake.job.config.LakeSettings;
 import java.io.IOException;
@@ -87,6 +88,7 @@ final class LocalRun implements AutoCloseable {
         conf.setString("execution.checkpointing.interval", checkpointInterval.toMillis() + " ms");
         conf.setString("execution.checkpointing.mode", "EXACTLY_ONCE");
         conf.setString("pipeline.name", settings.jobName());
+        metricDumpRoom(conf);
         boundedRestarts(conf);
         Optional<RetainedCheckpoints.Retained> restore = Optional.empty();
         Optional<Path> scratch = Optional.empty();
@@ -138,6 +140,19 @@ final class LocalRun implements AutoCloseable {
             scratch.ifPresent(LocalRun::deleteQuietly);
             throw e;
         }
+    }
+
+    /**
+     * Room in the web UI's metric dump for thousands of queues ({@link MetricDumpFrame}), as the
+     * clusters' configurations give it, unless {@code conf} sets the frame size itself.
+     */
+    static Configuration metricDumpRoom(Configuration conf) {
+        MetricDumpFrame.SETTINGS.forEach((key, value) -> {
+            if (!conf.containsKey(key) && !conf.containsKey(key.replace("pekko.", "akka."))) {
+                conf.setString(key, value);
+            }
+        });
+        return conf;
     }
 
     /**

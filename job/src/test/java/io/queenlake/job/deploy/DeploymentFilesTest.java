@@ -47,6 +47,7 @@ import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.MetricOptions;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.RpcOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
@@ -414,6 +415,11 @@ class DeploymentFilesTest {
     }
 
     @Test
+    void flinkConfGivesTheMetricDumpRoomForThousandsOfQueuesAsTheLauncherDoes() {
+        assertThat(flinkConf().toMap()).containsAllEntriesOf(io.queenlake.connector.metrics.MetricDumpFrame.SETTINGS);
+    }
+
+    @Test
     void flinkConfBoundsS3CallsAsTheLauncherDoes() {
         // Without the bounds a call against a stopped bucket retries inside S3A for many minutes, unlogged.
         assertThat(flinkConf().toMap()).containsAllEntriesOf(io.queenlake.connector.sink.S3CallBounds.SETTINGS);
@@ -478,7 +484,7 @@ class DeploymentFilesTest {
         Map<String, Boolean> keys = new TreeMap<>();
         List<Class<?>> optionClasses = List.of(CoreOptions.class, PipelineOptions.class, CheckpointingOptions.class,
                 StateBackendOptions.class, RestartStrategyOptions.class, JobManagerOptions.class,
-                TaskManagerOptions.class, HighAvailabilityOptions.class, MetricOptions.class);
+                TaskManagerOptions.class, HighAvailabilityOptions.class, MetricOptions.class, RpcOptions.class);
         for (Class<?> options : optionClasses) {
             for (Field field : options.getFields()) {
                 if (!Modifier.isStatic(field.getModifiers()) || !ConfigOption.class.isAssignableFrom(field.getType())) {
