@@ -141,8 +141,10 @@ final class ResultTable {
     }
 
     /**
-     * Throughput ratio (records/s of {@code a} over {@code b}) and CPU ratio (CPU per record of {@code b} over
-     * {@code a}), the latter also without the JIT's share; each the median over the rounds.
+     * Throughput ratio (records/s of {@code a} over {@code b}, also counted from each run's first record,
+     * which leaves out the cluster's start: 1 to 3 s that vary from run to run) and CPU ratio (CPU per
+     * record of {@code b} over {@code a}), the latter also without the JIT's share; each the median over
+     * the rounds.
      */
     private static void ratio(StringBuilder out, Map<Key, List<RunResult>> results, Key a, Key b, String in, String target) {
         List<RunResult> x = results.get(a);
@@ -154,8 +156,10 @@ final class ResultTable {
         String title = a.peer() == b.peer()
                 ? a.peer().label + " [" + a.config().label() + " / " + b.config().label() + "]"
                 : in + a.peer().label + " / " + b.peer().label;
-        out.append(String.format(Locale.ROOT, "%s: %.2fx records/s (%s), %.2fx CPU efficiency, %.2fx without the JIT",
+        out.append(String.format(Locale.ROOT, "%s: %.2fx records/s (%s), %.2fx after the first record, %.2fx CPU"
+                        + " efficiency, %.2fx without the JIT",
                 title, median(throughput), target,
+                median(perRound(x, y, RunResult::recordsPerSecondAfterFirst, false)),
                 median(perRound(x, y, RunResult::cpuSecondsPerMillion, true)),
                 median(perRound(x, y, RunResult::cpuSecondsPerMillionWithoutJit, true))));
         if (throughput.size() > 1) {

@@ -35,6 +35,11 @@ record RunResult(Peer peer, RunConfig config, long records, long payloadBytes, d
         return records / seconds;
     }
 
+    /** Records/s from the source's first record to the commit of all: the run without the cluster's start. */
+    double recordsPerSecondAfterFirst() {
+        return records / (seconds - firstRecordSeconds);
+    }
+
     double payloadMBps() {
         return payloadBytes / 1e6 / seconds;
     }
