@@ -5,6 +5,7 @@ import io.queenlake.format.model.LostRange;
 import io.queenlake.format.run.RecordEncoding;
 import io.queenlake.format.run.RecordRun;
 import io.queenlake.format.run.RunSlice;
+import io.queenlake.format.window.SizeCut;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -25,6 +26,8 @@ final class OpenRuns {
     /** A record that carries lost ranges: its run, its place in the run, its stamp. */
     record LostAt(RecordRun run, int index, long stamp, List<LostRange> ranges) {}
 
+    private static final long[] NO_CUTS = new long[0];
+
     private final RecordEncoding encoding;
     private final Map<String, RecordRun> runs = new LinkedHashMap<>();
     private final List<LostAt> lost = new ArrayList<>(0);
@@ -37,6 +40,8 @@ final class OpenRuns {
     private int[] passed = new int[8];
     /** The weight of those records. */
     private long passedWeight;
+    /** {@link #passedWeight} when the records it counts last held no size cut; -1 before any look. */
+    private long passedWeightWithoutCut = -1;
 
     OpenRuns(RecordEncoding encoding) {
         this.encoding = encoding;
@@ -86,11 +91,29 @@ final class OpenRuns {
     }
 
     /**
+     * {@link SizeCut}'s stamps among the records stamped at or below {@code frontier}, none while
+     * they weigh less than {@code targetBytes}. Those records never change once a frontier passed
+     * them, so while no record has passed since a look that found no cut (a queue gone quiet just
+     * past the target, its frontier still rising), none is found again without merging the runs.
+     */
+    long[] cutStampsAtOrBelow(long frontier, long targetBytes) {
+        long passed = weightAtOrBelow(frontier);
+        if (passed < targetBytes || passed == passedWeightWithoutCut) {
+            return NO_CUTS;
+        }
+        long[] cuts = SizeCut.cutStamps(glanceAtOrBelow(frontier), targetBytes);
+        if (cuts.length == 0) {
+            passedWeightWithoutCut = passed;
+        }
+        return cuts;
+    }
+
+    /**
      * The weight of the records stamped at or below {@code frontier}, found incrementally: a frontier
      * never falls and a record arriving later is stamped above it, so each run's count of passed
      * records only grows and every record is weighed once.
      */
-    long weightAtOrBelow(long frontier) {
+    private long weightAtOrBelow(long frontier) {
         int i = 0;
         for (RecordRun run : runs.values()) {
             if (i == passed.length) {
@@ -110,7 +133,7 @@ final class OpenRuns {
      * Each run's records stamped at or below {@code frontier} (runs with none left out), to be read
      * now: the runs stay open ({@link RecordRun#glance}).
      */
-    List<RunSlice> glanceAtOrBelow(long frontier) {
+    private List<RunSlice> glanceAtOrBelow(long frontier) {
         List<RunSlice> slices = new ArrayList<>(runs.size());
         for (RecordRun run : runs.values()) {
             int n = run.countAtOrBelow(frontier);

@@ -9,7 +9,6 @@ import io.queenlake.format.model.LostRange;
 import io.queenlake.format.order.Utf8ByteOrder;
 import io.queenlake.format.run.OrderedRuns;
 import io.queenlake.format.run.RecordRun;
-import io.queenlake.format.window.SizeCut;
 import io.queenlake.format.window.WindowRuns;
 import io.queenlake.source.OpenWindows;
 import io.queenlake.source.QueueRecord;
@@ -160,13 +159,12 @@ final class QueueWindows {
     private void closeSizeCutPieces(Consumer<ClosedWindow> out) {
         GridCells.Cell cell = cells.oldest();
         long target = settings.targetBytes();
-        if (cell == null || cell.payloadBytes < target || cell.minTs > frontier
-                || cell.records.weightAtOrBelow(frontier) < target) {
+        if (cell == null || cell.payloadBytes < target || cell.minTs > frontier) {
             return;
         }
-        long[] cuts = SizeCut.cutStamps(cell.records.glanceAtOrBelow(frontier), target);
+        long[] cuts = cell.records.cutStampsAtOrBelow(frontier, target);
         if (cuts.length == 0) {
-            return; // the target is reached by the last stamps passed: the cut is the next stamp, not yet known
+            return; // under the target, or reached by the last stamps passed: the cut is the next stamp, not yet known
         }
         long cut = cuts[cuts.length - 1];
         ClosingRuns closing = closeOldestThrough(cut - 1);

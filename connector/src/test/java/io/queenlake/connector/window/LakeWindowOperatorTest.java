@@ -320,6 +320,8 @@ class LakeWindowOperatorTest {
             frontier(h, "orders", T0 + 6_500);
             assertThat(drain(h)).as("the weight reached the target at the 6th record: the cut is the 7th's stamp,"
                     + " above the frontier").isEmpty();
+            frontier(h, "orders", T0 + 6_800);
+            assertThat(drain(h)).as("the frontier rose but no record passed it: still no cut").isEmpty();
             frontier(h, "orders", T0 + 7_000);
             assertThat(drain(h)).singleElement().satisfies(w -> {
                 assertThat(w.k()).isEqualTo(2L);
