@@ -129,6 +129,16 @@ final class PartitionBook {
         return counts;
     }
 
+    /** Whether a pass lists any queue for {@code reader}: one given to it, or one whose reader is not known. */
+    boolean holdsQueues(int reader) {
+        for (QueueBook book : queues.values()) {
+            if (book.assigned && (book.ownerUnknown || book.owner < 0 || book.owner == reader)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Every queue and partition as the enumerator's checkpoint keeps them. */
     List<QueenEnumState.QueueEntry> snapshot() {
         List<QueenEnumState.QueueEntry> entries = new ArrayList<>(queues.size());

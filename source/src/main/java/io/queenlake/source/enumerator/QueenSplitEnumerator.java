@@ -75,6 +75,8 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     /** The broker's outage as discovery meets it: created at the first failed pass. */
     private BrokerOutage brokerOutage;
     private volatile DiscoveryInput nextInput;
+    /** A one-shot discovery run was asked for and has not answered yet: readers registering meanwhile share it. */
+    private boolean discoveryAsked;
 
     public QueenSplitEnumerator(
             QueenSourceConfig config, SplitEnumeratorContext<QueueSplit> context, QueenEnumState state) {
@@ -163,6 +165,14 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
             // so this run never overlaps the periodic one. A periodic run that went out with the input
             // before this one merges harmlessly: known partitions make no new split, decided starts are
             // not planned again, and a pass counts as complete only against the leases held now.
+            discoverNow();
+        }
+    }
+
+    /** One discovery run now, besides the periodic ones; asked again before it answers, it is the same run. */
+    private void discoverNow() {
+        if (!discoveryAsked) {
+            discoveryAsked = true;
             context.callAsync(() -> discovery.run(nextInput), this::onDiscovery);
         }
     }
@@ -170,6 +180,7 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     // ---------------------------------------------------------------- discovery
 
     private void onDiscovery(DiscoveryOutcome outcome, Throwable error) {
+        discoveryAsked = false;
         if (error != null) {
             Throwable cause = AsyncFailures.unwrap(error);
             if (cause instanceof QueenException q && q.retriable()) {
@@ -271,6 +282,11 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
         delivery.forgetListing(subtaskId);
         delivery.deliver(subtaskId);
         updateMetrics();
+        if (book.holdsQueues(subtaskId)) {
+            // Its reads start with a pass, and the passes so far went out before it registered (at a job's
+            // start the first pass usually does): discover now, not one discovery interval later.
+            discoverNow();
+        }
     }
 
     // ---------------------------------------------------------------- state and life cycle

@@ -151,6 +151,35 @@ class QueenSplitEnumeratorTest {
     }
 
     @Test
+    void aReaderThatRegistersAfterThePassGetsItsSplitAndAPassAtOnceNotOneDiscoveryIntervalLater() throws Throwable {
+        for (int p = 0; p < 3; p++) {
+            rig.push("orders", "p" + p, 1);
+        }
+        RecordingContext context = rig.context(2);
+        QueenSplitEnumerator enumerator = rig.start(rig.config(b -> {}), context, QueenEnumState.empty());
+        context.leaseRound();
+        context.oneShotCalls(); // the run on the won lease: its pass completes while no reader is registered
+        assertThat(enumerator.completePasses()).isEqualTo(1);
+        assertThat(context.allSplits()).isEmpty();
+
+        context.register(0, 1);
+        enumerator.addReader(0);
+        enumerator.addReader(1);
+        assertThat(context.oneShotCalls()).as("one run for both readers, no periodic run by hand").isEqualTo(1);
+
+        int holder = context.splitsOf(0).isEmpty() ? 1 : 0;
+        assertThat(context.to(holder)).as("the split, then a pass listing its queue")
+                .hasSize(2)
+                .satisfies(d -> assertThat(d.get(0).split().queue()).isEqualTo("orders"))
+                .satisfies(d -> assertThat(((PassCompleted) d.get(1).event()).queues().get("orders")).hasSize(3));
+        assertThat(context.lastPass(1 - holder).queues()).as("the other reader holds nothing").isEmpty();
+
+        enumerator.addReader(holder); // the reader restarted: it hears its queue's pass at once again
+        assertThat(context.oneShotCalls()).isEqualTo(1);
+        assertThat(context.lastPass(holder).queues()).containsOnlyKeys("orders");
+    }
+
+    @Test
     void passCompletedFollowsTheAssignmentOfItsPassWithTheQueuesLastOffsetsToItsReaderOnly() throws Throwable {
         Map<String, Long> pushedLast = new HashMap<>();
         for (int p = 0; p < 8; p++) {
