@@ -151,8 +151,8 @@ public final class EndToEndBench {
                 System.out.printf(Locale.ROOT, "%s%s [%s] on %s%s: %.1f s (first record at %.1f s, all read at %.1f s), %,.0f records/s, %d objects, %,d records read back%n",
                         print ? "" : "(warm-up) ", peer.label, key.config().label(), corpus.name(), rounds.size() > 1 ? " (round " + round + ")" : "",
                         r.seconds(), r.firstRecordSeconds(), r.readAllSeconds(), r.recordsPerSecond(), r.objects(), r.recordsVerified());
-                System.out.printf(Locale.ROOT, "  all read to committed %.1f s; CPU %.2f s / M records (broker's JVM %.2f, JIT %.2f, GC %.2f: %.0f%%); peak heap %d MB (live %d MB)%n",
-                        r.readToCommitSeconds(), r.cpuSecondsPerMillion(), r.brokerCpuSeconds() / (r.records() / 1e6), r.jitSecondsPerMillion(), r.gcSeconds() / (r.records() / 1e6),
+                System.out.printf(Locale.ROOT, "  all read to committed %.1f s; %.2f of %d cores busy from the first record; CPU %.2f s / M records (broker's JVM %.2f, JIT %.2f, GC %.2f: %.0f%%); peak heap %d MB (live %d MB)%n",
+                        r.readToCommitSeconds(), r.busyCoresAfterFirst(), Runtime.getRuntime().availableProcessors(), r.cpuSecondsPerMillion(), r.brokerCpuSeconds() / (r.records() / 1e6), r.jitSecondsPerMillion(), r.gcSeconds() / (r.records() / 1e6),
                         100 * r.gcShare(), r.peakHeapBytes() >> 20, r.peakLiveHeapBytes() >> 20);
                 System.out.printf(Locale.ROOT, "  peak checkpoint: %s in %d checkpoints%n",
                         ResultTable.checkpointSize(r.peakStateBytes(), r.peakCheckpointedBytes()), r.checkpoints());

@@ -89,6 +89,7 @@ final class EndToEndRun {
         long collectorCpuNanos;
         long peakHeap;
         long peakLiveHeap;
+        double busyCores;
         Map<String, Long> requestsBefore = stack.s3().requests();
         Map<String, Long> requests;
         try (ProcessSampler sampler = ProcessSampler.start(stack.broker()::cpuNanos); RunProfile profile = RunProfile.start(bucket, profiled)) {
@@ -118,6 +119,7 @@ final class EndToEndRun {
                 firstRecordSeconds = reads.firstRecordSeconds();
                 readAllSeconds = reads.readAllSeconds();
                 sampler.close();
+                busyCores = sampler.busyCoresFrom(t0 + (long) (firstRecordSeconds * 1e9));
                 profile.close();
                 requests = stack.s3().requestsSince(requestsBefore);
                 peak = peak.max(cluster.peakCheckpoint());
@@ -134,7 +136,7 @@ final class EndToEndRun {
         List<Path> objects = folder.objects();
         long dataObjects = objects.stream().filter(p -> isData(p.getFileName().toString())).count();
         long verified = verify(peer, settings, folder);
-        return new RunResult(peer, config, census.records(), payloadBytes, seconds, firstRecordSeconds, readAllSeconds, cpuNanos / 1e9, brokerCpuNanos / 1e9, compilerCpuNanos / 1e9, collectorCpuNanos / 1e9, peakHeap, peakLiveHeap, peak.stateBytes(), peak.checkpointedBytes(),
+        return new RunResult(peer, config, census.records(), payloadBytes, seconds, firstRecordSeconds, readAllSeconds, cpuNanos / 1e9, brokerCpuNanos / 1e9, compilerCpuNanos / 1e9, collectorCpuNanos / 1e9, peakHeap, peakLiveHeap, busyCores, peak.stateBytes(), peak.checkpointedBytes(),
                 Map.copyOf(stateByTask), requests, checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
     }
 

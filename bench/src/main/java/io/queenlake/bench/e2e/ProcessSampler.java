@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -13,7 +14,9 @@ import java.util.function.LongSupplier;
  * the run really holds, where used heap also counts garbage not collected yet), sampled every
  * {@value #SAMPLE_MS} ms by a daemon thread. The CPU time includes the dev broker's JVM's and the
  * S3 server's (this JVM): serving the fetches and storing the objects, the same work for every run.
- * The heap figures are this JVM's: the pipelines' and the S3 server's.
+ * The heap figures are this JVM's: the pipelines' and the S3 server's. Each sample also notes
+ * both JVMs' CPU time so far, for how many cores a stretch of the run kept busy
+ * ({@link #busyCoresFrom}).
  */
 final class ProcessSampler implements AutoCloseable {
 
@@ -38,6 +41,12 @@ final class ProcessSampler implements AutoCloseable {
     private long compilerCpuNanos = -1;
     private long collectorCpuNanos = -1;
     private long brokerCpuNanos = -1;
+    /** Per sample, when it was taken and both JVMs' CPU time until then; guarded by {@code this}. */
+    private long[] sampleNanos = new long[256];
+    private long[] sampleCpuNanos = new long[256];
+    private int samples;
+    private long closedNanos;
+    private long closedCpuNanos;
 
     private ProcessSampler(LongSupplier brokerCpu) {
         System.gc(); // the last run's garbage and its collection usage are not this run's
@@ -64,6 +73,7 @@ final class ProcessSampler implements AutoCloseable {
                 live += pool.getCollectionUsage().getUsed();
             }
             peakLiveHeap = Math.max(peakLiveHeap, live);
+            note(System.nanoTime(), os.getProcessCpuTime() + brokerCpu.getAsLong());
             try {
                 Thread.sleep(SAMPLE_MS);
             } catch (InterruptedException e) {
@@ -72,12 +82,41 @@ final class ProcessSampler implements AutoCloseable {
         }
     }
 
+    private synchronized void note(long nanos, long cpu) {
+        if (samples == sampleNanos.length) {
+            sampleNanos = Arrays.copyOf(sampleNanos, samples * 2);
+            sampleCpuNanos = Arrays.copyOf(sampleCpuNanos, samples * 2);
+        }
+        sampleNanos[samples] = nanos;
+        sampleCpuNanos[samples] = cpu;
+        samples++;
+    }
+
+    /**
+     * How many cores both JVMs kept busy on average from {@code nanos} ({@link System#nanoTime()})
+     * until the run stopped, from the first sample at or after it; NaN when none was taken.
+     */
+    synchronized double busyCoresFrom(long nanos) {
+        for (int i = 0; i < samples; i++) {
+            if (sampleNanos[i] >= nanos && closedNanos > sampleNanos[i]) {
+                return (double) (closedCpuNanos - sampleCpuNanos[i]) / (closedNanos - sampleNanos[i]);
+            }
+        }
+        return Double.NaN;
+    }
+
     /** Stops sampling; the CPU time is the one up to this call. */
     @Override
     public void close() {
         if (cpuNanos < 0) {
-            brokerCpuNanos = brokerCpu.getAsLong() - brokerCpuAtStart;
-            cpuNanos = os.getProcessCpuTime() - cpuAtStart + brokerCpuNanos;
+            long brokerCpuNow = brokerCpu.getAsLong();
+            long processCpuNow = os.getProcessCpuTime();
+            synchronized (this) {
+                closedNanos = System.nanoTime();
+                closedCpuNanos = processCpuNow + brokerCpuNow;
+            }
+            brokerCpuNanos = brokerCpuNow - brokerCpuAtStart;
+            cpuNanos = processCpuNow - cpuAtStart + brokerCpuNanos;
             compilerCpuNanos = JitQuiet.compilerCpuNanos() - compilerCpuAtStart;
             collectorCpuNanos = ThreadCpu.nanos(ThreadCpu::collector) - collectorCpuAtStart;
             stopped = true;

@@ -122,10 +122,11 @@ final class ResultTable {
     /** Per configuration and peer, the medians over the rounds of the figures a row gives for its median run only. */
     private static void tails(StringBuilder out, Map<Key, List<RunResult>> results) {
         results.forEach((key, runs) -> out.append(String.format(Locale.ROOT,
-                "[%s] %s, medians of %d rounds: all read to committed %.1f s (by round: %s), CPU %.1f s / M records,"
-                        + " GC %.0f%% of CPU, peak heap %d MB%n",
+                "[%s] %s, medians of %d rounds: all read to committed %.1f s (by round: %s), %.2f cores busy from the"
+                        + " first record, CPU %.1f s / M records, GC %.0f%% of CPU, peak heap %d MB%n",
                 key.config().label(), key.peer().label, runs.size(), median(figures(runs, RunResult::readToCommitSeconds)),
                 String.join(", ", runs.stream().map(r -> String.format(Locale.ROOT, "%.1f", r.readToCommitSeconds())).toList()),
+                median(figures(runs, RunResult::busyCoresAfterFirst)),
                 median(figures(runs, RunResult::cpuSecondsPerMillion)), 100 * median(figures(runs, RunResult::gcShare)),
                 (long) median(figures(runs, r -> r.peakHeapBytes())) >> 20)));
     }

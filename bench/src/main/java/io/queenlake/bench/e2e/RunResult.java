@@ -15,6 +15,8 @@ import java.util.Map;
  * @param gcSeconds of which this JVM's garbage collector threads took (see {@link ThreadCpu}); the broker's
  *     JVM collects too, and that stays in {@code cpuSeconds}
  * @param peakLiveHeapBytes the most heap still live after a collection during the run
+ * @param busyCoresAfterFirst the cores both JVMs kept busy on average from the source's first record to
+ *     the commit of all: at the machine's core count the run was bound by CPU, and records/s follows CPU
  * @param config the Flink configuration the run's job ran in
  * @param peakStateBytes the largest completed checkpoint's full state, from the job's checkpoint statistics
  * @param peakCheckpointedBytes the most one completed checkpoint wrote (below the full state only when incremental)
@@ -24,7 +26,7 @@ import java.util.Map;
  * @param recordsVerified records read back from the bucket once the clock stopped
  */
 record RunResult(Peer peer, RunConfig config, long records, long payloadBytes, double seconds, double firstRecordSeconds, double readAllSeconds, double cpuSeconds, double brokerCpuSeconds, double jitSeconds, double gcSeconds, long peakHeapBytes,
-        long peakLiveHeapBytes, long peakStateBytes, long peakCheckpointedBytes,
+        long peakLiveHeapBytes, double busyCoresAfterFirst, long peakStateBytes, long peakCheckpointedBytes,
         Map<String, Long> peakStateByTask, Map<String, Long> s3Requests, long checkpoints, long objects, long dataObjects, long bucketBytes, long recordsVerified) {
 
     long s3RequestCount() {
