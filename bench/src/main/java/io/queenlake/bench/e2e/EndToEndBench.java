@@ -154,6 +154,7 @@ public final class EndToEndBench {
                 System.out.printf(Locale.ROOT, "  all read to committed %.1f s; %.2f of %d cores busy from the first record; CPU %.2f s / M records (broker's JVM %.2f, JIT %.2f, GC %.2f: %.0f%%); peak heap %d MB (live %d MB)%n",
                         r.readToCommitSeconds(), r.busyCoresAfterFirst(), Runtime.getRuntime().availableProcessors(), r.cpuSecondsPerMillion(), r.brokerCpuSeconds() / (r.records() / 1e6), r.jitSecondsPerMillion(), r.gcSeconds() / (r.records() / 1e6),
                         100 * r.gcShare(), r.peakHeapBytes() >> 20, r.peakLiveHeapBytes() >> 20);
+                System.out.printf(Locale.ROOT, "  busiest thread: %.2f CPU s, %s%n", r.busiestThreadSeconds(), r.busiestThread());
                 System.out.printf(Locale.ROOT, "  peak checkpoint: %s in %d checkpoints%n",
                         ResultTable.checkpointSize(r.peakStateBytes(), r.peakCheckpointedBytes()), r.checkpoints());
                 r.peakStateByTask().forEach((task, bytes) -> System.out.printf(Locale.ROOT,

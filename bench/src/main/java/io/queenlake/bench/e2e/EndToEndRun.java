@@ -90,6 +90,7 @@ final class EndToEndRun {
         long peakHeap;
         long peakLiveHeap;
         double busyCores;
+        ProcessSampler.BusiestThread busiest;
         Map<String, Long> requestsBefore = stack.s3().requests();
         Map<String, Long> requests;
         try (ProcessSampler sampler = ProcessSampler.start(stack.broker()::cpuNanos); RunProfile profile = RunProfile.start(bucket, profiled)) {
@@ -132,11 +133,12 @@ final class EndToEndRun {
             collectorCpuNanos = sampler.collectorCpuNanos();
             peakHeap = sampler.peakHeapBytes();
             peakLiveHeap = sampler.peakLiveHeapBytes();
+            busiest = sampler.busiestThread();
         }
         List<Path> objects = folder.objects();
         long dataObjects = objects.stream().filter(p -> isData(p.getFileName().toString())).count();
         long verified = verify(peer, settings, folder);
-        return new RunResult(peer, config, census.records(), payloadBytes, seconds, firstRecordSeconds, readAllSeconds, cpuNanos / 1e9, brokerCpuNanos / 1e9, compilerCpuNanos / 1e9, collectorCpuNanos / 1e9, peakHeap, peakLiveHeap, busyCores, peak.stateBytes(), peak.checkpointedBytes(),
+        return new RunResult(peer, config, census.records(), payloadBytes, seconds, firstRecordSeconds, readAllSeconds, cpuNanos / 1e9, brokerCpuNanos / 1e9, compilerCpuNanos / 1e9, collectorCpuNanos / 1e9, peakHeap, peakLiveHeap, busyCores, busiest.name(), busiest.cpuNanos() / 1e9, peak.stateBytes(), peak.checkpointedBytes(),
                 Map.copyOf(stateByTask), requests, checkpoints, objects.size(), dataObjects, folder.bytes(), verified);
     }
 

@@ -4,8 +4,12 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
@@ -47,6 +51,17 @@ final class ProcessSampler implements AutoCloseable {
     private int samples;
     private long closedNanos;
     private long closedCpuNanos;
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    /** Each Java thread's CPU time when the run started. */
+    private final Map<Long, Long> threadCpuAtStart = new HashMap<>();
+    private BusiestThread busiest = new BusiestThread("none", 0);
+
+    /**
+     * The Java thread of this JVM (the benchmark's own main thread aside) that took the most CPU during
+     * the run: a bound on how soon the run could end however many cores there were, since one
+     * thread's work runs one instruction after the other.
+     */
+    record BusiestThread(String name, long cpuNanos) {}
 
     private ProcessSampler(LongSupplier brokerCpu) {
         System.gc(); // the last run's garbage and its collection usage are not this run's
@@ -55,6 +70,9 @@ final class ProcessSampler implements AutoCloseable {
         this.cpuAtStart = os.getProcessCpuTime();
         this.compilerCpuAtStart = JitQuiet.compilerCpuNanos();
         this.collectorCpuAtStart = ThreadCpu.nanos(ThreadCpu::collector);
+        for (long id : threads.getAllThreadIds()) {
+            threadCpuAtStart.put(id, Math.max(0, threads.getThreadCpuTime(id)));
+        }
         this.sampler = new Thread(this::sample, "e2e-heap-sampler");
         sampler.setDaemon(true);
         sampler.start();
@@ -115,6 +133,7 @@ final class ProcessSampler implements AutoCloseable {
                 closedNanos = System.nanoTime();
                 closedCpuNanos = processCpuNow + brokerCpuNow;
             }
+            busiest = busiestSinceStart();
             brokerCpuNanos = brokerCpuNow - brokerCpuAtStart;
             cpuNanos = processCpuNow - cpuAtStart + brokerCpuNanos;
             compilerCpuNanos = JitQuiet.compilerCpuNanos() - compilerCpuAtStart;
@@ -124,8 +143,28 @@ final class ProcessSampler implements AutoCloseable {
         }
     }
 
+    private BusiestThread busiestSinceStart() {
+        long main = Thread.currentThread().getId();
+        BusiestThread most = new BusiestThread("none", 0);
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info == null || info.getThreadId() == main) {
+                continue;
+            }
+            long cpu = threads.getThreadCpuTime(info.getThreadId());
+            long took = cpu - threadCpuAtStart.getOrDefault(info.getThreadId(), 0L);
+            if (cpu >= 0 && took > most.cpuNanos()) {
+                most = new BusiestThread(info.getThreadName(), took);
+            }
+        }
+        return most;
+    }
+
     long cpuNanos() {
         return cpuNanos;
+    }
+
+    BusiestThread busiestThread() {
+        return busiest;
     }
 
     /**

@@ -123,10 +123,10 @@ final class ResultTable {
     private static void tails(StringBuilder out, Map<Key, List<RunResult>> results) {
         results.forEach((key, runs) -> out.append(String.format(Locale.ROOT,
                 "[%s] %s, medians of %d rounds: all read to committed %.1f s (by round: %s), %.2f cores busy from the"
-                        + " first record, CPU %.1f s / M records, GC %.0f%% of CPU, peak heap %d MB%n",
+                        + " first record, busiest thread %.2f CPU s, CPU %.1f s / M records, GC %.0f%% of CPU, peak heap %d MB%n",
                 key.config().label(), key.peer().label, runs.size(), median(figures(runs, RunResult::readToCommitSeconds)),
                 String.join(", ", runs.stream().map(r -> String.format(Locale.ROOT, "%.1f", r.readToCommitSeconds())).toList()),
-                median(figures(runs, RunResult::busyCoresAfterFirst)),
+                median(figures(runs, RunResult::busyCoresAfterFirst)), median(figures(runs, RunResult::busiestThreadSeconds)),
                 median(figures(runs, RunResult::cpuSecondsPerMillion)), 100 * median(figures(runs, RunResult::gcShare)),
                 (long) median(figures(runs, r -> r.peakHeapBytes())) >> 20)));
     }

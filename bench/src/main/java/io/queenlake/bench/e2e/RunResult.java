@@ -17,6 +17,8 @@ import java.util.Map;
  * @param peakLiveHeapBytes the most heap still live after a collection during the run
  * @param busyCoresAfterFirst the cores both JVMs kept busy on average from the source's first record to
  *     the commit of all: at the machine's core count the run was bound by CPU, and records/s follows CPU
+ * @param busiestThread the Java thread (the benchmark's main thread aside) that took the most CPU during the run,
+ *     {@code busiestThreadSeconds} of it: with cores to spare, the run could not end sooner than that
  * @param config the Flink configuration the run's job ran in
  * @param peakStateBytes the largest completed checkpoint's full state, from the job's checkpoint statistics
  * @param peakCheckpointedBytes the most one completed checkpoint wrote (below the full state only when incremental)
@@ -26,7 +28,7 @@ import java.util.Map;
  * @param recordsVerified records read back from the bucket once the clock stopped
  */
 record RunResult(Peer peer, RunConfig config, long records, long payloadBytes, double seconds, double firstRecordSeconds, double readAllSeconds, double cpuSeconds, double brokerCpuSeconds, double jitSeconds, double gcSeconds, long peakHeapBytes,
-        long peakLiveHeapBytes, double busyCoresAfterFirst, long peakStateBytes, long peakCheckpointedBytes,
+        long peakLiveHeapBytes, double busyCoresAfterFirst, String busiestThread, double busiestThreadSeconds, long peakStateBytes, long peakCheckpointedBytes,
         Map<String, Long> peakStateByTask, Map<String, Long> s3Requests, long checkpoints, long objects, long dataObjects, long bucketBytes, long recordsVerified) {
 
     long s3RequestCount() {
