@@ -26,8 +26,6 @@ final class OpenRuns {
     /** A record that carries lost ranges: its run, its place in the run, its stamp. */
     record LostAt(RecordRun run, int index, long stamp, List<LostRange> ranges) {}
 
-    private static final long[] NO_CUTS = new long[0];
-
     private final RecordEncoding encoding;
     private final Map<String, RecordRun> runs = new LinkedHashMap<>();
     private final List<LostAt> lost = new ArrayList<>(0);
@@ -99,7 +97,7 @@ final class OpenRuns {
     long[] cutStampsAtOrBelow(long frontier, long targetBytes) {
         long passed = weightAtOrBelow(frontier);
         if (passed < targetBytes || passed == passedWeightWithoutCut) {
-            return NO_CUTS;
+            return WindowSlicer.NO_CUTS;
         }
         long[] cuts = SizeCut.cutStamps(glanceAtOrBelow(frontier), targetBytes);
         if (cuts.length == 0) {

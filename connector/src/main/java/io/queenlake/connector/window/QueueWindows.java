@@ -207,7 +207,7 @@ final class QueueWindows {
         LOG.info("queue '{}': finishing the open intent k={} [{}, {}) {} {} with {} records", queue, intent.k(),
                 intent.tStart(), intent.tEnd(), intent.format(), intent.compression(), records.size());
         collect(WindowSlicer.slice(settings.tenant(), queue, intent.tStart(), intent.tEnd(), records.close(),
-                intent.k(), new long[0]), Optional.of(intent), out);
+                intent.k(), WindowSlicer.NO_CUTS), Optional.of(intent), out);
     }
 
     private void collect(List<WindowSlicer.Sliced> windows, Optional<Intent> intent, Consumer<ClosedWindow> out) {

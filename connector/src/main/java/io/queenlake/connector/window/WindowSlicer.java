@@ -28,10 +28,13 @@ final class WindowSlicer {
 
     private WindowSlicer() {}
 
+    /** No size cut: the window is one piece. */
+    static final long[] NO_CUTS = new long[0];
+
     /** Where {@code records} are cut at {@code targetBytes}: {@link SizeCut}'s stamps, none for most windows. */
     static long[] cutStamps(ClosingRuns records, long targetBytes) {
         // No running weight can reach the target: the common case, decided by the weight kept as records came.
-        return records.weight() < targetBytes ? new long[0] : SizeCut.cutStamps(records.slices(), targetBytes);
+        return records.weight() < targetBytes ? NO_CUTS : SizeCut.cutStamps(records.slices(), targetBytes);
     }
 
     /** One numbered window, and per partition name and incarnation its oldest record with the lost ranges on it. */

@@ -43,6 +43,11 @@ final class PartitionBook {
         QueueBook(StartDecision decision) {
             this.decision = decision;
         }
+
+        /** Whether its passes go to every reader (each reads only the queues it holds): its reader is not known. */
+        boolean passesToEveryReader() {
+            return ownerUnknown || owner < 0;
+        }
     }
 
     /** The queues with a start decision (all of them restored ones after a restore with Flink state). */
@@ -132,7 +137,7 @@ final class PartitionBook {
     /** Whether a pass lists any queue for {@code reader}: one given to it, or one whose reader is not known. */
     boolean holdsQueues(int reader) {
         for (QueueBook book : queues.values()) {
-            if (book.assigned && (book.ownerUnknown || book.owner < 0 || book.owner == reader)) {
+            if (book.assigned && (book.passesToEveryReader() || book.owner == reader)) {
                 return true;
             }
         }
@@ -189,7 +194,7 @@ final class PartitionBook {
                 partitions.add(new PassPartition(name, known.id, known.lastOffset, later.nextOffset(),
                         later.skipBelowMicros(), known.replacedId, known.replacedLastOffset));
             });
-            if (book.ownerUnknown || book.owner < 0) {
+            if (book.passesToEveryReader()) {
                 byReader.values().forEach(m -> m.put(queue, partitions));
             } else {
                 Map<String, List<PassPartition>> m = byReader.get(book.owner);

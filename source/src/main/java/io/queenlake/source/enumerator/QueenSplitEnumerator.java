@@ -173,14 +173,16 @@ public final class QueenSplitEnumerator implements SplitEnumerator<QueueSplit, Q
     private void discoverNow() {
         if (!discoveryAsked) {
             discoveryAsked = true;
-            context.callAsync(() -> discovery.run(nextInput), this::onDiscovery);
+            context.callAsync(() -> discovery.run(nextInput), (outcome, error) -> {
+                discoveryAsked = false;
+                onDiscovery(outcome, error);
+            });
         }
     }
 
     // ---------------------------------------------------------------- discovery
 
     private void onDiscovery(DiscoveryOutcome outcome, Throwable error) {
-        discoveryAsked = false;
         if (error != null) {
             Throwable cause = AsyncFailures.unwrap(error);
             if (cause instanceof QueenException q && q.retriable()) {
